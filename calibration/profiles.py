@@ -1,0 +1,40 @@
+"""Calibration profiles are readable JSON files; this loads and saves them."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from engines.errors import ArbiterError
+
+PROFILE_GAMES = ("varanasi", "wari")
+
+
+def load_json_file(path: str | Path, what: str = "JSON file") -> object:
+    """Read a JSON file, turning every failure into a one-line ArbiterError."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ArbiterError(f"{p}: no such {what}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ArbiterError(f"{p}: cannot read {what}: {exc}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ArbiterError(f"{p}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+
+
+def load_profile(path: str | Path) -> dict:
+    """Load a calibration profile and check that it names a game Arbiter can recognise."""
+    profile = load_json_file(path, "calibration profile")
+    if not isinstance(profile, dict) or profile.get("game") not in PROFILE_GAMES:
+        raise ArbiterError(f"{path}: not an Arbiter calibration profile (expected \"game\": varanasi or wari)")
+    return profile
+
+
+def save_profile(profile: dict, path: str | Path) -> None:
+    """Write a profile as indented JSON, atomically so a crash never leaves half a file."""
+    p = Path(path)
+    tmp = p.with_name(p.name + ".tmp")
+    tmp.write_text(json.dumps(profile, indent=1) + "\n", encoding="utf-8")
+    tmp.replace(p)
