@@ -1,0 +1,93 @@
+"""The CLI turns every kind of bad input into one line on stderr and a non-zero exit."""
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from arbiter.cli import main
+
+
+def run_cli(capsys, *argv):
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def write(tmp_path, name, content):
+    path = tmp_path / name
+    path.write_text(content if isinstance(content, str) else json.dumps(content))
+    return str(path)
+
+
+def assert_one_line_error(code, out, err, *fragments):
+    assert code != 0
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith("arbiter: error: ")
+    for fragment in fragments:
+        assert fragment in lines[0]
+
+
+def test_check_missing_file(capsys, tmp_path):
+    assert_one_line_error(*run_cli(capsys, "check", str(tmp_path / "nope.json")), "no such game record")
+
+
+def test_check_malformed_json(capsys, tmp_path):
+    record = write(tmp_path, "bad.json", '{"rules": {"game": "wari"}, "moves": [')
+    assert_one_line_error(*run_cli(capsys, "check", record), "malformed JSON", "line 1")
+
+
+def test_check_unknown_game(capsys, tmp_path):
+    record = write(tmp_path, "r.json", {"rules": {"game": "chess"}, "moves": []})
+    assert_one_line_error(*run_cli(capsys, "check", record), "unknown game 'chess'")
+
+
+def test_check_unknown_record_key(capsys, tmp_path):
+    record = write(tmp_path, "r.json", {"rules": {"game": "wari"}, "moves": [], "colour": "red"})
+    assert_one_line_error(*run_cli(capsys, "check", record), "unknown record keys: colour")
+
+
+def test_check_record_not_an_object(capsys, tmp_path):
+    record = write(tmp_path, "r.json", [1, 2, 3])
+    assert_one_line_error(*run_cli(capsys, "check", record), "a record is an object")
+
+
+def test_recognize_profile_of_unknown_game(capsys, tmp_path):
+    profile = write(tmp_path, "p.json", {"game": "chess"})
+    image = write(tmp_path, "i.jpg", "not really a jpeg")
+    assert_one_line_error(*run_cli(capsys, "recognize", "--profile", profile, image), "not an Arbiter calibration profile")
+
+
+def test_calibrate_unreadable_image(capsys, tmp_path):
+    image = write(tmp_path, "cal.jpg", "garbage")
+    code, out, err = run_cli(capsys, "calibrate", "wari", "--image", image, "--out", str(tmp_path / "p.json"))
+    assert_one_line_error(code, out, err, "not a readable image")
+    assert not (tmp_path / "p.json").exists()
+
+
+def test_calibrate_empty_image(capsys, tmp_path):
+    image = write(tmp_path, "cal.jpg", "")
+    assert_one_line_error(
+        *run_cli(capsys, "calibrate", "wari", "--image", image, "--out", str(tmp_path / "p.json")), "empty"
+    )
+
+
+def test_console_script_entry_point_reports_errors_without_traceback(tmp_path):
+    record = write(tmp_path, "bad.json", "{")
+    proc = subprocess.run(
+        [sys.executable, "-m", "arbiter", "check", record], capture_output=True, text=True, timeout=60
+    )
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("arbiter: error: ")
+
+
+@pytest.mark.parametrize("argv", [[], ["frobnicate"], ["check"]])
+def test_usage_errors_exit_non_zero(argv):
+    with pytest.raises(SystemExit) as exc:
+        main(argv)
+    assert exc.value.code == 2
