@@ -183,7 +183,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"arbiter: error: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:
-        print(f"arbiter: error: {exc.strerror or exc}: {getattr(exc, 'filename', '') or ''}".rstrip(": "), file=sys.stderr)
+        where = f"{exc.filename}: " if exc.filename else ""
+        print(f"arbiter: error: {where}{exc.strerror or exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

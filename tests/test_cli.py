@@ -91,3 +91,14 @@ def test_usage_errors_exit_non_zero(argv):
     with pytest.raises(SystemExit) as exc:
         main(argv)
     assert exc.value.code == 2
+
+
+
+def test_os_errors_are_one_line(capsys, monkeypatch):
+    from arbiter import cli
+
+    def refuse(args):
+        raise PermissionError(13, "Permission denied", "/root/profile.json")
+
+    monkeypatch.setattr(cli, "cmd_check", refuse)
+    assert_one_line_error(*run_cli(capsys, "check", "x.json"), "/root/profile.json: Permission denied")
