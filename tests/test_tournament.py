@@ -1,0 +1,163 @@
+"""Pairings, standings and match totals of arbiter.tournament."""
+from itertools import combinations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from arbiter.tournament import (
+    BYE_POINTS,
+    Result,
+    TournamentError,
+    match_totals,
+    round_robin,
+    standings,
+    swiss_round,
+)
+from engines.errors import ArbiterError
+
+field_sizes = st.integers(min_value=2, max_value=13)
+
+
+def names(count):
+    return [f"P{i:02d}" for i in range(count)]
+
+
+@given(field_sizes)
+def test_round_robin_meets_every_pair_exactly_once(count):
+    rounds = round_robin(names(count))
+    games = [frozenset((p.home, p.away)) for r in rounds for p in r if p.away is not None]
+    assert sorted(games, key=sorted) == sorted((frozenset(c) for c in combinations(names(count), 2)), key=sorted)
+    assert len(rounds) == count - 1 + count % 2
+    for number, pairings in enumerate(rounds, 1):
+        seated = [n for p in pairings for n in (p.home, p.away) if n is not None]
+        assert sorted(seated) == names(count)
+        assert {p.round for p in pairings} == {number}
+        assert [p.table for p in pairings] == list(range(1, len(pairings) + 1))
+
+
+def test_round_robin_alternates_home_for_the_fixed_entrant():
+    homes = [next(p.home == "P00" for p in r if "P00" in (p.home, p.away)) for r in round_robin(names(6))]
+    assert homes == [True, False, True, False, True]
+
+
+def test_round_robin_gives_each_entrant_one_bye_in_an_odd_field():
+    byes = [p.home for r in round_robin(names(5)) for p in r if p.away is None]
+    assert sorted(byes) == names(5)
+
+
+@pytest.mark.parametrize("entrants, message", [
+    (["Ann"], "at least two"),
+    (["Ann", " Ann "], "Ann appears twice"),
+    (["Ann", "  "], "needs a name"),
+])
+def test_bad_entrant_lists_are_refused_with_a_reason(entrants, message):
+    with pytest.raises(TournamentError, match=message):
+        round_robin(entrants)
+    assert issubclass(TournamentError, ArbiterError)
+
+
+def play_round(pairings, scores):
+    """Results of a round where the home side scores `scores(home, away)`."""
+    return [Result(p.round, p.home, p.away, *scores(p.home, p.away)) for p in pairings if p.away]
+
+
+def play_swiss(count, rounds, rng):
+    entrants = names(count)
+    results, byes = [], []
+    for _ in range(rounds):
+        pairings = swiss_round(entrants, results, byes)
+        seated = [n for p in pairings for n in (p.home, p.away) if n is not None]
+        assert sorted(seated) == entrants
+        byes += [p.home for p in pairings if p.away is None]
+        results += play_round(pairings, lambda home, away: (rng.randint(0, 3), rng.randint(0, 3)))
+    return results, byes
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(min_value=2, max_value=7), st.randoms(use_true_random=False))
+def test_swiss_never_rematches_while_a_fresh_pairing_must_exist(half, rng):
+    # After k < n/2 rounds each entrant has met k others, so the "not yet met" graph has
+    # degree >= n/2 and (Dirac) a Hamiltonian cycle, hence a rematch-free pairing.
+    results, _ = play_swiss(2 * half, half, rng)
+    met = [frozenset((r.home, r.away)) for r in results]
+    assert len(met) == len(set(met))
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(min_value=1, max_value=6), st.randoms(use_true_random=False))
+def test_swiss_gives_nobody_a_second_bye_in_an_odd_field(half, rng):
+    _, byes = play_swiss(2 * half + 1, 2 * half + 1, rng)
+    assert sorted(byes) == names(2 * half + 1)
+
+
+def test_swiss_pairs_leaders_together_and_gives_the_bye_to_the_last():
+    entrants = names(5)
+    first = [Result(1, "P00", "P01", 3, 0), Result(1, "P02", "P03", 4, 1)]
+    pairings = swiss_round(entrants, first, byes=["P04"])
+    assert {pairings[0].home, pairings[0].away} == {"P00", "P02"}
+    assert pairings[-1].away is None and pairings[-1].home in {"P01", "P03"}
+    assert all(p.round == 2 for p in pairings)
+
+
+def test_swiss_allows_a_rematch_only_when_nothing_else_is_possible():
+    results = [Result(1, "A", "B", 1, 0)]
+    assert [(p.home, p.away) for p in swiss_round(["A", "B"], results)] == [("A", "B")]
+
+
+def test_standings_apply_the_tie_breaks_in_order():
+    entrants = ["Ann", "Bob", "Cy", "Dee"]
+    results = [
+        Result(1, "Ann", "Bob", 5, 2),   # Ann beats Bob
+        Result(1, "Cy", "Dee", 3, 1),    # Cy beats Dee
+        Result(2, "Ann", "Cy", 2, 2),    # draw
+        Result(2, "Bob", "Dee", 6, 0),   # Bob beats Dee
+    ]
+    table = {s.entrant: s for s in standings(entrants, results)}
+    assert table["Ann"].points == table["Cy"].points == 1.5
+    # Same points; Ann's opponents (Bob 1, Cy 1.5) outscore Cy's (Dee 0, Ann 1.5).
+    assert table["Ann"].buchholz == 2.5 and table["Cy"].buchholz == 1.5
+    assert table["Ann"].rank == 1 and table["Cy"].rank == 2
+    assert table["Ann"].sonneborn_berger == 1 * 1 + 0.5 * 1.5
+    assert table["Bob"].score_difference == -3 + 6
+    assert (table["Ann"].wins, table["Ann"].draws, table["Ann"].losses) == (1, 1, 0)
+
+
+def test_sonneborn_berger_breaks_a_buchholz_tie():
+    # Two entrants with equal points and Buchholz; the one who beat the stronger opponent leads.
+    results = [
+        Result(1, "A", "X", 1, 0), Result(1, "B", "Y", 1, 0),
+        Result(2, "A", "Y", 0, 1), Result(2, "B", "X", 0, 1),
+        Result(3, "X", "Y", 1, 0),
+    ]
+    table = {s.entrant: s for s in standings(["A", "B", "X", "Y"], results)}
+    assert table["A"].points == table["B"].points == 1
+    assert table["A"].buchholz == table["B"].buchholz
+    assert table["A"].sonneborn_berger > table["B"].sonneborn_berger
+    assert table["A"].rank < table["B"].rank
+
+
+def test_a_bye_counts_as_a_win_without_tie_break():
+    table = {s.entrant: s for s in standings(["A", "B", "C"], [Result(1, "A", "B", 1, 1)], byes=["C"])}
+    assert table["C"].points == BYE_POINTS and table["C"].buchholz == 0
+    assert table["C"].rank == 1
+
+
+def test_standings_refuse_results_for_strangers():
+    with pytest.raises(TournamentError, match="unknown entrant 'Zed'"):
+        standings(["A", "B"], [Result(1, "A", "Zed", 1, 0)])
+
+
+def test_match_totals_by_seat_and_by_team_to_a_target():
+    sets = [{0: 4, 1: 0, 2: 0, 3: 0}, {0: 0, 1: 0, 2: 6, 3: 0}, {0: 0, 1: 3, 2: 0, 3: 0}]
+    by_seat = match_totals(sets)
+    assert by_seat.totals == {0: 4, 1: 3, 2: 6, 3: 0} and by_seat.leader == 2 and not by_seat.finished
+    teams = match_totals(sets, target=10, teams={0: "North", 2: "North", 1: "East", 3: "East"})
+    assert teams.totals == {"North": 10, "East": 3}
+    assert teams.finished and teams.leader == "North"
+    assert [p["North"] for p in teams.progress] == [4, 10, 10]
+
+
+def test_match_totals_tie_has_no_leader():
+    assert match_totals([{"south": 24, "north": 24}]).leader is None
+    assert match_totals([]).leader is None
