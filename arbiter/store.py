@@ -1,0 +1,362 @@
+"""The record store: players, tournaments, matches, games and an append-only move log in SQLite.
+
+Durability is the point of this module. The database runs in WAL mode with `synchronous=FULL`,
+so a committed move survives kill -9 and power cuts; each judged move is one committed row, so a
+crash loses at most the move being judged. Rows of the move log are never updated or deleted
+(triggers forbid it): an undo or a correction is a new row, and the game's current position is
+whatever the log says when it is replayed (`Store.game_history`).
+
+Snapshots of illegal moves are JPEG files in a folder beside the database (`<db>.snapshots/`).
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sqlite3
+import threading
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from engines.errors import ArbiterError
+
+SCHEMA_VERSION = 1
+
+# Verdicts of the move log. The first group sets the position; the others only report.
+POSITION_VERDICTS = ("start", "move", "undo", "override", "accept")
+REPORT_VERDICTS = ("illegal", "restored", "over")
+VERDICTS = POSITION_VERDICTS + REPORT_VERDICTS
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS players (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS tournaments (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL, created_at TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS matches (
+    id INTEGER PRIMARY KEY, tournament_id INTEGER REFERENCES tournaments(id),
+    game TEXT NOT NULL, rules TEXT NOT NULL, created_at TEXT NOT NULL,
+    finished_at TEXT, result TEXT);
+CREATE TABLE IF NOT EXISTS match_players (
+    match_id INTEGER NOT NULL REFERENCES matches(id), seat INTEGER NOT NULL,
+    player_id INTEGER NOT NULL REFERENCES players(id), PRIMARY KEY (match_id, seat));
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY, match_id INTEGER NOT NULL REFERENCES matches(id),
+    number INTEGER NOT NULL, created_at TEXT NOT NULL, finished_at TEXT, result TEXT,
+    UNIQUE (match_id, number));
+CREATE TABLE IF NOT EXISTS moves (
+    id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id),
+    at TEXT NOT NULL, verdict TEXT NOT NULL, move TEXT, reason TEXT,
+    state TEXT NOT NULL, recognised TEXT, snapshot_before TEXT, snapshot_after TEXT);
+CREATE INDEX IF NOT EXISTS moves_by_game ON moves (game_id, id);
+CREATE TRIGGER IF NOT EXISTS moves_no_update BEFORE UPDATE ON moves
+    BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+CREATE TRIGGER IF NOT EXISTS moves_no_delete BEFORE DELETE ON moves
+    BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
+"""
+
+
+class StoreError(ArbiterError):
+    """The database cannot be opened or written (corrupt file, full disk, unknown id)."""
+
+
+@dataclass(frozen=True)
+class MoveRecord:
+    """One row of the move log; `state` is the engine position after it (or unchanged)."""
+
+    id: int
+    game_id: int
+    at: str
+    verdict: str
+    move: dict | list | None
+    reason: str | None
+    state: dict
+    recognised: dict | None
+    snapshot_before: str | None
+    snapshot_after: str | None
+
+    def to_json(self) -> dict:
+        return {
+            "id": self.id,
+            "game_id": self.game_id,
+            "at": self.at,
+            "verdict": self.verdict,
+            "move": self.move,
+            "reason": self.reason,
+            "state": self.state,
+            "recognised": self.recognised,
+            "snapshot_before": self.snapshot_before,
+            "snapshot_after": self.snapshot_after,
+        }
+
+
+def now_iso() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def _dumps(obj) -> str | None:
+    return None if obj is None else json.dumps(obj, separators=(",", ":"))
+
+
+def _loads(text: str | None):
+    return None if text is None else json.loads(text)
+
+
+def _describe_sqlite_error(path: Path, exc: sqlite3.Error) -> str:
+    text = str(exc)
+    if "disk is full" in text or "disk I/O error" in text:
+        return f"{path}: the disk is full or failing ({text}); the last move was NOT saved"
+    if "not a database" in text or "malformed" in text:
+        return f"{path}: not an Arbiter database or the file is corrupt ({text}); move it aside and start a new one"
+    if "readonly" in text:
+        return f"{path}: the database is read-only ({text})"
+    return f"{path}: database error: {text}"
+
+
+class Store:
+    """A thread-safe handle on one SQLite record file; every write is committed before returning."""
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+        self.snapshot_dir = self.path.with_name(self.path.name + ".snapshots")
+        self._lock = threading.RLock()
+        try:
+            self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
+        except sqlite3.Error as exc:
+            raise StoreError(_describe_sqlite_error(self.path, exc)) from None
+        try:
+            self._open()
+        except sqlite3.Error as exc:
+            self._db.close()
+            raise StoreError(_describe_sqlite_error(self.path, exc)) from None
+
+    def _open(self) -> None:
+        self._db.execute("PRAGMA journal_mode=WAL")
+        # FULL (not WAL's usual NORMAL) so a committed move survives a power cut, not just a crash.
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        check = self._db.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok":
+            raise sqlite3.DatabaseError(f"database disk image is malformed: {check}")
+        self._db.executescript(_SCHEMA)
+        row = self._db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
+        if row is None:
+            self._db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+        elif row[0] != str(SCHEMA_VERSION):
+            raise StoreError(f"{self.path}: database schema version {row[0]}, this Arbiter reads {SCHEMA_VERSION}")
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
+
+    def __enter__(self) -> "Store":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _write(self, sql: str, params: tuple = ()) -> int:
+        with self._lock:
+            try:
+                with self._db:
+                    self._db.execute("BEGIN IMMEDIATE")
+                    cursor = self._db.execute(sql, params)
+                return cursor.lastrowid
+            except sqlite3.IntegrityError as exc:
+                raise StoreError(f"{self.path}: {exc}") from None
+            except sqlite3.Error as exc:
+                raise StoreError(_describe_sqlite_error(self.path, exc)) from None
+
+    def _read(self, sql: str, params: tuple = ()) -> list[tuple]:
+        with self._lock:
+            try:
+                return self._db.execute(sql, params).fetchall()
+            except sqlite3.Error as exc:
+                raise StoreError(_describe_sqlite_error(self.path, exc)) from None
+
+    def _one(self, what: str, sql: str, params: tuple) -> tuple:
+        rows = self._read(sql, params)
+        if not rows:
+            raise StoreError(f"no {what} with id {params[0]}")
+        return rows[0]
+
+    # Players and tournaments ------------------------------------------------------------------
+    def add_player(self, name: str) -> int:
+        name = name.strip() if isinstance(name, str) else ""
+        if not name:
+            raise StoreError("a player needs a non-empty name")
+        existing = self._read("SELECT id FROM players WHERE name=?", (name,))
+        if existing:
+            raise StoreError(f"a player named {name!r} already exists")
+        return self._write("INSERT INTO players (name, created_at) VALUES (?, ?)", (name, now_iso()))
+
+    def players(self) -> list[dict]:
+        rows = self._read("SELECT id, name, created_at FROM players ORDER BY name")
+        return [{"id": r[0], "name": r[1], "created_at": r[2]} for r in rows]
+
+    def add_tournament(self, name: str) -> int:
+        if not isinstance(name, str) or not name.strip():
+            raise StoreError("a tournament needs a non-empty name")
+        return self._write("INSERT INTO tournaments (name, created_at) VALUES (?, ?)", (name.strip(), now_iso()))
+
+    def tournaments(self) -> list[dict]:
+        rows = self._read("SELECT id, name, created_at FROM tournaments ORDER BY id")
+        return [{"id": r[0], "name": r[1], "created_at": r[2]} for r in rows]
+
+    # Matches and games -------------------------------------------------------------------------
+    def new_match(self, rules_json: dict, player_ids=(), tournament_id: int | None = None) -> int:
+        """A match between seated players (seat = index in player_ids) under one rules object."""
+        game = rules_json.get("game") if isinstance(rules_json, dict) else None
+        if not game:
+            raise StoreError("a match needs a rules object naming its game")
+        with self._lock:
+            try:
+                with self._db:
+                    self._db.execute("BEGIN IMMEDIATE")
+                    match_id = self._db.execute(
+                        "INSERT INTO matches (tournament_id, game, rules, created_at) VALUES (?, ?, ?, ?)",
+                        (tournament_id, game, _dumps(rules_json), now_iso()),
+                    ).lastrowid
+                    self._db.executemany(
+                        "INSERT INTO match_players VALUES (?, ?, ?)",
+                        [(match_id, seat, pid) for seat, pid in enumerate(player_ids)],
+                    )
+            except sqlite3.IntegrityError as exc:
+                raise StoreError(f"cannot create the match: {exc} (unknown player or tournament id?)") from None
+            except sqlite3.Error as exc:
+                raise StoreError(_describe_sqlite_error(self.path, exc)) from None
+        return match_id
+
+    def match(self, match_id: int) -> dict:
+        row = self._one("match", "SELECT id, tournament_id, game, rules, created_at, finished_at, result "
+                        "FROM matches WHERE id=?", (match_id,))
+        seats = self._read("SELECT mp.seat, p.id, p.name FROM match_players mp JOIN players p "
+                           "ON p.id = mp.player_id WHERE mp.match_id=? ORDER BY mp.seat", (match_id,))
+        return {
+            "id": row[0], "tournament_id": row[1], "game": row[2], "rules": _loads(row[3]),
+            "created_at": row[4], "finished_at": row[5], "result": _loads(row[6]),
+            "players": [{"seat": s, "id": pid, "name": name} for s, pid, name in seats],
+        }
+
+    def matches(self, tournament_id: int | None = None) -> list[dict]:
+        if tournament_id is None:
+            ids = self._read("SELECT id FROM matches ORDER BY id")
+        else:
+            ids = self._read("SELECT id FROM matches WHERE tournament_id=? ORDER BY id", (tournament_id,))
+        return [self.match(r[0]) for r in ids]
+
+    def finish_match(self, match_id: int, result: dict) -> None:
+        self._one("match", "SELECT id FROM matches WHERE id=?", (match_id,))
+        self._write("UPDATE matches SET finished_at=?, result=? WHERE id=?", (now_iso(), _dumps(result), match_id))
+
+    def new_game(self, match_id: int) -> int:
+        """The next game (set) of a match; its position starts with the first `start` row."""
+        self._one("match", "SELECT id FROM matches WHERE id=?", (match_id,))
+        number = self._read("SELECT COUNT(*) FROM games WHERE match_id=?", (match_id,))[0][0] + 1
+        return self._write("INSERT INTO games (match_id, number, created_at) VALUES (?, ?, ?)",
+                           (match_id, number, now_iso()))
+
+    def game(self, game_id: int) -> dict:
+        row = self._one("game", "SELECT id, match_id, number, created_at, finished_at, result "
+                        "FROM games WHERE id=?", (game_id,))
+        return {"id": row[0], "match_id": row[1], "number": row[2], "created_at": row[3],
+                "finished_at": row[4], "result": _loads(row[5])}
+
+    def games(self, match_id: int) -> list[dict]:
+        ids = self._read("SELECT id FROM games WHERE match_id=? ORDER BY number", (match_id,))
+        return [self.game(r[0]) for r in ids]
+
+    def finish_game(self, game_id: int, result: dict) -> None:
+        self._one("game", "SELECT id FROM games WHERE id=?", (game_id,))
+        self._write("UPDATE games SET finished_at=?, result=? WHERE id=?", (now_iso(), _dumps(result), game_id))
+
+    def unfinished_game(self, game: str) -> int | None:
+        """The most recent game of this kind still in play: what a restart resumes."""
+        rows = self._read("SELECT g.id FROM games g JOIN matches m ON m.id = g.match_id "
+                          "WHERE m.game=? AND g.finished_at IS NULL ORDER BY g.id DESC LIMIT 1", (game,))
+        return rows[0][0] if rows else None
+
+    # The move log ------------------------------------------------------------------------------
+    def log(self, game_id: int, verdict: str, state: dict, *, move=None, reason: str | None = None,
+            recognised: dict | None = None, snapshots: tuple | None = None) -> MoveRecord:
+        """Append one committed row; snapshots are (before_image, after_image) BGR arrays."""
+        if verdict not in VERDICTS:
+            raise StoreError(f"unknown verdict {verdict!r}: expected one of {', '.join(VERDICTS)}")
+        self._one("game", "SELECT id FROM games WHERE id=?", (game_id,))
+        paths = (None, None)
+        if snapshots is not None:
+            stamp = datetime.now(timezone.utc).strftime("%Y%m%dT%H%M%S%f")
+            paths = tuple(self._save_snapshot(image, f"g{game_id}-{stamp}-{side}.jpg")
+                          for image, side in zip(snapshots, ("before", "after")))
+        at = now_iso()
+        row_id = self._write(
+            "INSERT INTO moves (game_id, at, verdict, move, reason, state, recognised, snapshot_before, "
+            "snapshot_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, at, verdict, _dumps(move), reason, _dumps(state), _dumps(recognised), *paths),
+        )
+        return MoveRecord(row_id, game_id, at, verdict, move, reason, state, recognised, *paths)
+
+    def _save_snapshot(self, image: np.ndarray | None, name: str) -> str | None:
+        if image is None:
+            return None
+        ok, data = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, 90])
+        if not ok:
+            raise StoreError(f"cannot encode snapshot {name}")
+        target = self.snapshot_dir / name
+        tmp = target.with_name(name + ".tmp")
+        try:
+            self.snapshot_dir.mkdir(exist_ok=True)
+            tmp.write_bytes(data.tobytes())
+            tmp.replace(target)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise StoreError(f"{target}: cannot save the snapshot: {exc.strerror or exc}; the move was NOT saved") from None
+        return str(target)
+
+    def moves(self, game_id: int) -> list[MoveRecord]:
+        rows = self._read(
+            "SELECT id, game_id, at, verdict, move, reason, state, recognised, snapshot_before, snapshot_after "
+            "FROM moves WHERE game_id=? ORDER BY id", (game_id,))
+        return [MoveRecord(r[0], r[1], r[2], r[3], _loads(r[4]), r[5], _loads(r[6]), _loads(r[7]), r[8], r[9])
+                for r in rows]
+
+    def game_history(self, game_id: int) -> list[dict]:
+        """The positions the game went through, oldest first; the last is where it stands now.
+
+        An `undo` row names the earlier position the table went back to, so the positions after it
+        are dropped; every other position verdict appends.
+        """
+        history: list[dict] = []
+        for record in self.moves(game_id):
+            if record.verdict == "undo":
+                while history and history[-1] != record.state:
+                    history.pop()
+                if not history:
+                    history.append(record.state)
+            elif record.verdict in POSITION_VERDICTS:
+                history.append(record.state)
+        return history
+
+    # Export ------------------------------------------------------------------------------------
+    def export_json(self, match_id: int) -> dict:
+        """A match with its games and full move logs, as one JSON-ready object."""
+        match = self.match(match_id)
+        match["games"] = [{**g, "moves": [m.to_json() for m in self.moves(g["id"])]}
+                          for g in self.games(match_id)]
+        return match
+
+    def export_csv(self, match_id: int) -> str:
+        """The move log of every game of a match, one row per log entry (JSON cells as text)."""
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(["match", "game", "id", "at", "verdict", "move", "reason", "state", "recognised",
+                         "snapshot_before", "snapshot_after"])
+        for game in self.games(match_id):
+            for m in self.moves(game["id"]):
+                writer.writerow([match_id, game["number"], m.id, m.at, m.verdict, _dumps(m.move), m.reason,
+                                 _dumps(m.state), _dumps(m.recognised), m.snapshot_before, m.snapshot_after])
+        return out.getvalue()

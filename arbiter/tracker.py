@@ -1,0 +1,460 @@
+"""From stable pictures of the table to judged moves, for any game with a Rules engine.
+
+`Judge` is the game-agnostic core: it keeps the positions the game went through and, for each new
+observation, picks the explanation the recogniser's evidence supports best (no change, one legal
+move, two legal moves, going back to an earlier position), or reports an illegal move with the
+engine's reason. `replay` runs it over photos (contract `arbiter replay`); `Tracker` runs it live
+over a camera behind a motion gate, records every verdict in the store and publishes events.
+"""
+from __future__ import annotations
+
+import math
+import threading
+from dataclasses import dataclass
+from typing import Callable, Iterable, Iterator
+
+from arbiter.store import now_iso
+from engines.errors import ArbiterError
+
+# A candidate position "fits" the picture when the recogniser finds it at most this many times less
+# likely than its own best reading: a likelihood-ratio test at odds of 1:100 (log 100 = 4.6 nats).
+# One uncertain disc or one miscounted pile costs less than that; a real difference of one move
+# (a disc moved, a pit emptied) costs far more on the recognisers' graded likelihoods.
+FIT_ODDS = 100.0
+FIT_MARGIN = math.log(FIT_ODDS)
+
+# How many positions back the table may be put when players take moves back (the position
+# "went back"); going further back is a correction the players make explicitly (an override).
+UNDO_DEPTH = 4
+
+# Verdict kinds, also the `verdict` key of a transition.
+OPENING, SAME, MOVE, TWO_MOVES, UNDO, ILLEGAL = "start", "same", "move", "two_moves", "undo", "illegal"
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What one stable picture means for the game.
+
+    `state` is the engine position after the verdict (unchanged for same / illegal; None while a
+    game with a standard start waits for it); `recognised` is the recogniser's reading.
+    """
+
+    kind: str
+    state: object
+    recognised: dict
+    moves: tuple = ()
+    reason: str | None = None
+    result: dict | None = None
+
+    @property
+    def legal(self) -> bool:
+        return self.kind != ILLEGAL
+
+    @property
+    def changes_position(self) -> bool:
+        return self.kind in (OPENING, MOVE, TWO_MOVES, UNDO) and self.state is not None
+
+    def transition(self, source: str, target: str) -> dict:
+        """The contract's replay transition, extended with `verdict`, `moves` and `result`."""
+        shown = self.state.to_json() if self.legal and self.state is not None else self.recognised
+        transition = {
+            "from": source,
+            "to": target,
+            "legal": self.legal,
+            "move": self.moves[0].to_json() if len(self.moves) == 1 else None,
+            "reason": self.reason,
+            "state": shown,
+            "verdict": self.kind,
+            "moves": [m.to_json() for m in self.moves],
+        }
+        if self.result is not None:
+            transition["result"] = self.result
+        return transition
+
+
+def reading_of(observation) -> dict:
+    return observation.to_json()["state"]
+
+
+class Judge:
+    """Engine-guided judging of successive observations of one game."""
+
+    def __init__(self, rules, history: Iterable = ()):
+        self.rules = rules
+        self.history = list(history)
+
+    @property
+    def state(self):
+        return self.history[-1] if self.history else None
+
+    @property
+    def over(self) -> bool:
+        return self.state is not None and self.rules.is_over(self.state)
+
+    def standard_start(self):
+        """The game's fixed opening position, or None where players set up freely (Varanasi)."""
+        try:
+            return self.rules.start()
+        except ArbiterError:
+            return None
+
+    def judge(self, observation) -> Verdict:
+        reading = reading_of(observation)
+        scores: dict = {}
+
+        def score(state) -> float:
+            if state not in scores:
+                scores[state] = observation.log_likelihood(state.to_json())
+            return scores[state]
+
+        threshold = observation.log_likelihood(reading) - FIT_MARGIN
+
+        def best_fit(candidates: list[tuple]) -> Verdict | None:
+            """The best-scoring fitting (kind, state, moves); max() keeps the first of equals."""
+            fitting = [c for c in candidates if score(c[1]) >= threshold]
+            if not fitting:
+                return None
+            kind, state, moves = max(fitting, key=lambda c: score(c[1]))
+            return self._verdict(kind, state, reading, moves)
+
+        if not self.history:
+            return self._open(reading, best_fit)
+        current = self.state
+        successors = self._successors(current)
+        verdict = best_fit([(SAME, current, ())] + [(MOVE, state, (move,)) for state, move in successors])
+        if verdict is not None:
+            return verdict
+        two_moves = [(TWO_MOVES, after, (first, second)) for before, first in successors
+                     if not self.rules.is_over(before) for after, second in self._successors(before)]
+        earlier = [(UNDO, state, ()) for state in reversed(self.history[-1 - UNDO_DEPTH:-1])]
+        # Two moves come first so that, should both fit equally, play going on wins over a take-back.
+        verdict = best_fit(two_moves + earlier)
+        if verdict is not None:
+            return verdict
+        return Verdict(ILLEGAL, current, reading, reason=self._illegal_reason(current, reading))
+
+    def _successors(self, state) -> list[tuple]:
+        return [(self.rules.apply(state, move), move) for move in self.rules.legal_moves(state)]
+
+    def _verdict(self, kind: str, state, reading: dict, moves: tuple) -> Verdict:
+        changed = kind in (MOVE, TWO_MOVES)
+        result = self.rules.outcome(state).to_json() if changed and self.rules.is_over(state) else None
+        return Verdict(kind, state, reading, moves, result=result)
+
+    def _open(self, reading: dict, best_fit) -> Verdict:
+        start = self.standard_start()
+        if start is None:
+            try:
+                return Verdict(OPENING, self.rules.state_from_json(reading), reading)
+            except ArbiterError as exc:
+                return Verdict(ILLEGAL, None, reading, reason=f"the set-up is not a valid position: {exc}")
+        if best_fit([(OPENING, start, ())]) is not None:
+            return Verdict(OPENING, start, reading)
+        return Verdict(ILLEGAL, None, reading, reason="the table does not show the standard start position")
+
+    def _illegal_reason(self, current, reading: dict) -> str:
+        try:
+            explanation = self.rules.explain(current, self.rules.state_from_json(self.as_next_turn(reading)))
+        except ArbiterError as exc:
+            return str(exc)
+        return explanation.reason or "no legal move explains the change on the table"
+
+    def as_next_turn(self, reading: dict) -> dict:
+        """The reading with the turn passed on as a move would pass it (recognisers cannot see turns).
+
+        The mover after any legal move of the current position is the mover after this one; with no
+        legal move (or no position yet) the reading keeps the engine's default.
+        """
+        current = self.state
+        if current is None:
+            return reading
+        for move in self.rules.legal_moves(current):
+            mover = self.rules.apply(current, move).to_json().get("to_move")
+            if mover is not None:
+                return {**reading, "to_move": mover}
+            break
+        return reading
+
+    def apply(self, verdict: Verdict) -> None:
+        """Make a verdict's position the current one (an undo drops the positions after it)."""
+        if verdict.kind == UNDO:
+            while self.history and self.history[-1] != verdict.state:
+                self.history.pop()
+        elif verdict.changes_position:
+            self.history.append(verdict.state)
+
+    def override(self, state) -> None:
+        """Players set the position explicitly: it becomes the current one."""
+        self.history.append(state)
+
+
+def replay(profile: dict, rules, image_paths: Iterable[str]) -> Iterator[dict]:
+    """Contract `arbiter replay`: one transition per pair of consecutive stable photos.
+
+    An illegal transition leaves the judged position where it was, so the next photo is judged
+    against the last legal position (players restore the table or a move is missed).
+    """
+    from vision import recognize
+    from vision.io import read_image
+
+    judge = Judge(rules)
+    previous = None
+    for path in image_paths:
+        verdict = judge.judge(recognize(read_image(path), profile))
+        if verdict.legal:
+            judge.apply(verdict)
+        if previous is not None:
+            yield verdict.transition(previous, path)
+        previous = path
+
+
+# ---------------------------------------------------------------------------------------------
+# Live tracking
+
+STATUS_MOVING, STATUS_HAND, STATUS_STABLE, STATUS_NO_BOARD = "moving", "hand", "stable", "no_board"
+
+# Below this recogniser confidence the picture is not a view of the board (covered, wrong profile).
+MIN_CONFIDENCE = 0.2
+
+# A profile that finds no board for this long does not match the camera.
+NO_BOARD_TIMEOUT_S = 60.0
+
+
+class ProfileMismatch(ArbiterError):
+    """The camera has shown no board the profile recognises for too long."""
+
+
+@dataclass
+class _Stable:
+    """The last stable picture judged: its label and image (the "before" of an illegal snapshot)."""
+
+    label: str
+    frame: object
+
+
+class Tracker:
+    """Live judging: camera frames -> motion gate -> recogniser -> Judge -> store + events.
+
+    Events are dicts with a "type": "status" (status changes: moving / hand / stable / no_board),
+    "transition" (a judged move: the replay transition object), "illegal" (the transition plus
+    `snapshot_before` / `snapshot_after` paths), "override", "accept", "restored", "over" (result),
+    "camera" (lost / reopened) and "error" (message). Subscribers are called on the tracker's
+    thread; keep them short (put the event on a queue).
+    """
+
+    def __init__(self, rules, profile: dict, store, game_id: int, *, gate=None,
+                 recognize: Callable | None = None, no_board_timeout: float = NO_BOARD_TIMEOUT_S):
+        from vision.motion import MotionGate
+
+        if recognize is None:
+            from vision import recognize
+        self.rules = rules
+        self.profile = profile
+        self.store = store
+        self.game_id = game_id
+        self.gate = gate or MotionGate()
+        self._recognize = recognize
+        self._no_board_timeout = no_board_timeout
+        self.judge = Judge(rules, [rules.state_from_json(s) for s in store.game_history(game_id)])
+        self._lock = threading.RLock()
+        self._subscribers: list[Callable[[dict], None]] = []
+        self._status = STATUS_MOVING
+        self._last_stable: _Stable | None = None
+        self._pending_illegal: Verdict | None = None
+        self._board_seen_at: float | None = None
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    # Subscribers ------------------------------------------------------------------------------
+    def subscribe(self, callback: Callable[[dict], None]) -> Callable[[], None]:
+        """Call `callback(event)` for every event from now on; returns the unsubscribe function."""
+        with self._lock:
+            self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if callback in self._subscribers:
+                    self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    def _publish(self, event: dict) -> None:
+        with self._lock:
+            subscribers = list(self._subscribers)
+        for callback in subscribers:
+            callback(event)
+
+    @property
+    def status(self) -> str:
+        return self._status
+
+    def snapshot(self) -> dict:
+        """The current state for a page that has just connected."""
+        with self._lock:
+            state = self.judge.state
+            return {
+                "status": self._status,
+                "game_id": self.game_id,
+                "position": state.to_json() if state is not None else None,
+                "over": self.judge.over,
+                "illegal": self._pending_illegal.recognised if self._pending_illegal else None,
+            }
+
+    # One frame --------------------------------------------------------------------------------
+    def feed(self, frame, now: float, label: str | None = None) -> None:
+        """Process one camera frame taken at `now` (seconds); judges it once the table has settled."""
+        if self._board_seen_at is None:
+            self._board_seen_at = now
+        gate = self.gate.update(frame, now)
+        if not gate.settled:
+            self._set_status(gate.status)
+            if gate.status == STATUS_STABLE:
+                self._board_seen_at = now
+            return
+        observation = self._recognize(frame, self.profile)
+        if observation.confidence < MIN_CONFIDENCE:
+            self._set_status(STATUS_NO_BOARD)
+            if now - self._board_seen_at > self._no_board_timeout:
+                raise ProfileMismatch(
+                    f"no board found for {self._no_board_timeout:.0f} s: the calibration profile does not "
+                    "match this camera (recalibrate, or check the camera points at the table)")
+            # Try again on the next frame rather than waiting for the next settling.
+            self.gate.unsettle()
+            return
+        self._board_seen_at = now
+        self._set_status(STATUS_STABLE)
+        with self._lock:
+            self._judge_stable(observation, frame, label or now_iso())
+
+    def _set_status(self, status: str) -> None:
+        if status != self._status:
+            self._status = status
+            self._publish({"type": "status", "status": status})
+
+    def _judge_stable(self, observation, frame, label: str) -> None:
+        if self.judge.over:
+            # A finished game stays on the table until the players clear it for the next one.
+            if self.judge.judge(observation).kind == SAME:
+                return
+            self._next_game()
+        verdict = self.judge.judge(observation)
+        source = self._last_stable.label if self._last_stable else label
+        if verdict.kind == SAME:
+            if self._pending_illegal is not None:
+                self._pending_illegal = None
+                self.store.log(self.game_id, "restored", verdict.state.to_json(), recognised=verdict.recognised)
+                self._publish({"type": "restored", "position": verdict.state.to_json()})
+            self._last_stable = _Stable(label, frame)
+            return
+        transition = verdict.transition(source, label)
+        if not verdict.legal:
+            before = self._last_stable.frame if self._last_stable else None
+            record_state = verdict.state.to_json() if verdict.state is not None else verdict.recognised
+            record = self.store.log(self.game_id, ILLEGAL, record_state, reason=verdict.reason,
+                                    recognised=verdict.recognised, snapshots=(before, frame))
+            self._pending_illegal = verdict
+            self._publish({"type": "illegal", **transition, "snapshot_before": record.snapshot_before,
+                           "snapshot_after": record.snapshot_after})
+            return
+        store_verdict = {OPENING: "start", UNDO: "undo"}.get(verdict.kind, "move")
+        self.store.log(self.game_id, store_verdict, verdict.state.to_json(),
+                       move=transition["move"] if len(verdict.moves) == 1 else transition["moves"] or None,
+                       recognised=verdict.recognised)
+        self.judge.apply(verdict)
+        self._pending_illegal = None
+        self._last_stable = _Stable(label, frame)
+        self._publish({"type": "transition", **transition})
+        if verdict.result is not None:
+            self.store.log(self.game_id, "over", verdict.state.to_json(), move=None, recognised=verdict.recognised)
+            self.store.finish_game(self.game_id, verdict.result)
+            self._publish({"type": "over", "game_id": self.game_id, "result": verdict.result})
+
+    def _next_game(self) -> None:
+        match_id = self.store.game(self.game_id)["match_id"]
+        self.game_id = self.store.new_game(match_id)
+        self.judge = Judge(self.rules)
+        self._last_stable = None
+        self._publish({"type": "game", "game_id": self.game_id})
+
+    # Player corrections -------------------------------------------------------------------------
+    def set_position(self, state_json: dict) -> None:
+        """Players state the true position (the camera misread it); recorded as an override."""
+        with self._lock:
+            state = self.rules.state_from_json(state_json)
+            self.judge.override(state)
+            self._pending_illegal = None
+            self.store.log(self.game_id, "override", state.to_json())
+            self._publish({"type": "override", "position": state.to_json()})
+
+    def accept_table(self) -> None:
+        """After an illegal move, the players keep the table as it is; recorded as an accept."""
+        with self._lock:
+            if self._pending_illegal is None:
+                raise ArbiterError("there is no illegal move to accept")
+            reading = self.judge.as_next_turn(self._pending_illegal.recognised)
+            state = self.rules.state_from_json(reading)
+            self.judge.override(state)
+            self.store.log(self.game_id, "accept", state.to_json(), reason=self._pending_illegal.reason,
+                           recognised=self._pending_illegal.recognised)
+            self._pending_illegal = None
+            self._publish({"type": "accept", "position": state.to_json()})
+
+    # Running on a camera ------------------------------------------------------------------------
+    def run(self, camera, stop: threading.Event | None = None, reopen_delay: float = 1.0) -> None:
+        """Feed frames until the camera ends or `stop` is set; a lost camera is reopened."""
+        from device.cameras import CameraLost
+
+        stop = stop or self._stop
+        camera.open()
+        try:
+            while not stop.is_set():
+                try:
+                    frame = camera.read()
+                except CameraLost as exc:
+                    self._publish({"type": "camera", "status": "lost", "message": str(exc)})
+                    self._reopen(camera, stop, reopen_delay)
+                    continue
+                if frame is None:
+                    return
+                self.feed(frame.image, frame.at)
+        finally:
+            camera.close()
+
+    def _reopen(self, camera, stop: threading.Event, delay: float) -> None:
+        from device.cameras import CameraLost
+
+        while not stop.wait(delay):
+            try:
+                camera.close()
+                camera.open()
+            except CameraLost:
+                continue
+            self._publish({"type": "camera", "status": "reopened"})
+            return
+
+    def start(self, camera) -> threading.Thread:
+        """Run on a background thread; errors end it with an "error" event."""
+        def target() -> None:
+            try:
+                self.run(camera, self._stop)
+            except ArbiterError as exc:
+                self._publish({"type": "error", "message": str(exc)})
+
+        self._stop.clear()
+        self._thread = threading.Thread(target=target, name="arbiter-tracker", daemon=True)
+        self._thread.start()
+        return self._thread
+
+    def stop(self, timeout: float | None = 5.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+
+
+def open_game(store, rules, player_ids=(), tournament_id: int | None = None) -> int:
+    """The game a run continues: the unfinished game of this rules object, else a new match."""
+    game_id = store.unfinished_game(rules.game)
+    if game_id is not None and store.match(store.game(game_id)["match_id"])["rules"] == rules.to_json():
+        return game_id
+    match_id = store.new_match(rules.to_json(), player_ids, tournament_id)
+    return store.new_game(match_id)
