@@ -1,0 +1,438 @@
+"""Wari / Oware family: one sowing engine, five named variants (see docs/rules/wari.md).
+
+Board layout (contract): pits[0..5] are South's a..f, pits[6..11] North's a..f, and sowing goes
+from pit i to pit i + 1 (mod 12). A state is what lies on the table after a move; seeds that are
+collected when the game ends appear in `outcome().scores`, not on the board.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engines.base import Explanation, Outcome
+from engines.errors import IllegalMove, MoveError, RulesError, StateError
+
+PLAYERS = ("south", "north")
+PIT_LETTERS = "abcdef"
+PITS = 12
+ROW = 6
+TOTAL_SEEDS = 48
+_NEXT = tuple((i + 1) % PITS for i in range(PITS))
+
+
+@dataclass(frozen=True)
+class Variant:
+    """The parameters that tell the Wari family's rule sets apart."""
+
+    name: str
+    skip_origin: bool  # a lap of 12+ seeds passes over the emptied pit
+    full_pit: int | None  # a pit already holding this many is passed over (Aware)
+    capture: str  # "two-three": last pit at 2-3 with a backward chain; "four": pits at 4
+    capture_side: str  # "opponent" or "any": where a 2-3 capture may start and chain
+    grand_slam: str  # emptying the opponent's row by capture: "captures", "nothing", "illegal"
+    # When the opponent's row is empty a move must give him seeds; if none can, "or-end" ends
+    # the game, "if-possible" lets any move be played; None: no such rule.
+    must_feed: str | None
+    cannot_move_loses: bool  # otherwise being unable to move ends the game
+    end_at_or_below: int | None  # the game ends when so few seeds remain on the board
+    leftover_at_end: str  # seeds left when a score ends the game: "nobody" or "sides"
+    leftover_at_stall: str  # ... when a repetition or a player unable to move ends it
+
+
+VARIANTS = {
+    "pbmserv": Variant("pbmserv", skip_origin=True, full_pit=None, capture="two-three",
+                       capture_side="opponent", grand_slam="captures", must_feed="or-end",
+                       cannot_move_loses=False, end_at_or_below=None,
+                       leftover_at_end="nobody", leftover_at_stall="sides"),
+    "abapa": Variant("abapa", skip_origin=True, full_pit=None, capture="two-three",
+                     capture_side="opponent", grand_slam="nothing", must_feed="or-end",
+                     cannot_move_loses=False, end_at_or_below=None,
+                     leftover_at_end="sides", leftover_at_stall="sides"),
+    "oware-ver1": Variant("oware-ver1", skip_origin=True, full_pit=None, capture="two-three",
+                          capture_side="opponent", grand_slam="illegal", must_feed="if-possible",
+                          cannot_move_loses=True, end_at_or_below=None,
+                          leftover_at_end="nobody", leftover_at_stall="sides"),
+    "four-capture": Variant("four-capture", skip_origin=False, full_pit=None, capture="four",
+                            capture_side="opponent", grand_slam="captures", must_feed=None,
+                            cannot_move_loses=False, end_at_or_below=8,
+                            leftover_at_end="nobody", leftover_at_stall="nobody"),
+    "aware": Variant("aware", skip_origin=False, full_pit=12, capture="two-three",
+                     capture_side="opponent", grand_slam="captures", must_feed=None,
+                     cannot_move_loses=True, end_at_or_below=None,
+                     leftover_at_end="nobody", leftover_at_stall="sides"),
+}
+# Options a rules object may set, per variant, with their allowed values.
+OPTIONS = {"aware": {"capture_side": ("opponent", "any")},
+           "four-capture": {"remainder": ("nobody", "sides")}}
+
+
+def pit_name(index: int) -> str:
+    """"North's pit d" style name of a board index."""
+    return f"{PLAYERS[index // ROW].capitalize()}'s pit {PIT_LETTERS[index % ROW]}"
+
+
+def _row(mover: int) -> range:
+    return range(mover * ROW, mover * ROW + ROW)
+
+
+@dataclass(frozen=True)
+class WariMove:
+    player: int  # 0 south, 1 north
+    pit: int  # 0..5 = a..f of the player's own row
+
+    @property
+    def index(self) -> int:
+        return self.player * ROW + self.pit
+
+    def to_json(self) -> dict:
+        return {"player": PLAYERS[self.player], "pit": PIT_LETTERS[self.pit]}
+
+
+@dataclass(frozen=True)
+class WariState:
+    """`seen` holds the (pits, mover) positions since the last capture, the current one excluded:
+    repetition ends the game and only a capture makes earlier positions unreachable."""
+
+    pits: tuple[int, ...]
+    stores: tuple[int, int]
+    mover: int
+    seen: frozenset = frozenset()
+
+    @property
+    def to_move(self) -> str:
+        return PLAYERS[self.mover]
+
+    @property
+    def position(self) -> tuple:
+        return (self.pits, self.mover)
+
+    def to_json(self) -> dict:
+        obj = {"game": "wari", "pits": list(self.pits), "stores": list(self.stores),
+               "to_move": self.to_move}
+        if self.seen:
+            obj["seen"] = [{"pits": list(pits), "to_move": PLAYERS[mover]}
+                           for pits, mover in sorted(self.seen)]
+        return obj
+
+
+@dataclass(frozen=True)
+class _Sowing:
+    """What one move does to the board, before the legality rules that look at it."""
+
+    pits: tuple[int, ...]
+    stores: tuple[int, int]
+    grand_slam: bool
+
+
+class WariRules:
+    game = "wari"
+
+    def __init__(self, variant: Variant):
+        self.variant = variant
+
+    # ---- rules object -------------------------------------------------------------------
+    @classmethod
+    def from_json(cls, obj: Any) -> WariRules:
+        if not isinstance(obj, dict) or obj.get("game") != "wari":
+            raise RulesError("Wari rules look like {\"game\": \"wari\", \"variant\": \"pbmserv\"}")
+        name = obj.get("variant", "pbmserv")
+        if name not in VARIANTS:
+            raise RulesError(f"unknown Wari variant {name!r}: expected one of {', '.join(VARIANTS)}")
+        allowed = OPTIONS.get(name, {})
+        unknown = set(obj) - {"game", "variant"} - set(allowed)
+        if unknown:
+            raise RulesError(f"unknown key for Wari variant {name}: {', '.join(sorted(unknown))}")
+        variant = VARIANTS[name]
+        for key, values in allowed.items():
+            value = obj.get(key, values[0])
+            if value not in values:
+                raise RulesError(f"Wari {key} must be one of {', '.join(values)}, got {value!r}")
+            if key == "capture_side":
+                variant = replace(variant, capture_side=value)
+            else:
+                variant = replace(variant, leftover_at_end=value, leftover_at_stall=value)
+        return cls(variant)
+
+    def to_json(self) -> dict:
+        obj = {"game": "wari", "variant": self.variant.name}
+        if "capture_side" in OPTIONS.get(self.variant.name, {}):
+            obj["capture_side"] = self.variant.capture_side
+        if "remainder" in OPTIONS.get(self.variant.name, {}):
+            obj["remainder"] = self.variant.leftover_at_end
+        return obj
+
+    # ---- states and moves ---------------------------------------------------------------
+    def start(self) -> WariState:
+        return WariState((4,) * PITS, (0, 0), 0)
+
+    def state_from_json(self, obj: Any) -> WariState:
+        if not isinstance(obj, dict):
+            raise StateError("a Wari state is an object with \"pits\", \"stores\" and \"to_move\"")
+        unknown = set(obj) - {"game", "pits", "stores", "to_move", "seen"}
+        if unknown:
+            raise StateError(f"unknown Wari state keys: {', '.join(sorted(unknown))}")
+        if obj.get("game", "wari") != "wari":
+            raise StateError(f"not a Wari state: game is {obj.get('game')!r}")
+        pits = _counts(obj.get("pits"), PITS, "pits")
+        stores = _counts(obj.get("stores"), 2, "stores")
+        total = sum(pits) + sum(stores)
+        if total != TOTAL_SEEDS:
+            raise StateError(f"{total} seeds on the board and in the stores: a Wari set has {TOTAL_SEEDS}")
+        mover = _player(obj.get("to_move"), "to_move", StateError)
+        seen = frozenset(self._seen_from_json(obj.get("seen", []), TOTAL_SEEDS - sum(stores)))
+        return WariState(pits, stores, mover, seen)
+
+    @staticmethod
+    def _seen_from_json(entries: Any, on_board: int):
+        if not isinstance(entries, list):
+            raise StateError("Wari \"seen\" must be a list of {\"pits\", \"to_move\"} positions")
+        for entry in entries:
+            if not isinstance(entry, dict) or set(entry) != {"pits", "to_move"}:
+                raise StateError("each Wari \"seen\" entry is {\"pits\": [...], \"to_move\": ...}")
+            pits = _counts(entry["pits"], PITS, "seen pits")
+            if sum(pits) != on_board:
+                raise StateError(f"a \"seen\" position holds {sum(pits)} seeds, the board {on_board}: "
+                                 "positions since the last capture hold the same seeds")
+            yield pits, _player(entry["to_move"], "seen to_move", StateError)
+
+    def move_from_json(self, obj: Any) -> WariMove:
+        if not isinstance(obj, dict) or set(obj) != {"player", "pit"}:
+            raise MoveError("a Wari move is {\"player\": \"south\", \"pit\": \"c\"}")
+        player = _player(obj["player"], "move player", MoveError)
+        pit = obj["pit"]
+        if not isinstance(pit, str) or len(pit) != 1 or pit not in PIT_LETTERS:
+            raise MoveError(f"a Wari pit is one of a-f, got {pit!r}")
+        return WariMove(player, PIT_LETTERS.index(pit))
+
+    def notation(self, move: WariMove) -> str:
+        return f"{PLAYERS[move.player].capitalize()} {PIT_LETTERS[move.pit]}"
+
+    # ---- playing ------------------------------------------------------------------------
+    def legal_moves(self, state: WariState) -> list[WariMove]:
+        if self._score_ended(state) or state.position in state.seen:
+            return []
+        mover = state.mover
+        moves = [WariMove(mover, i - mover * ROW) for i in _row(mover) if state.pits[i]]
+        if self.variant.grand_slam == "illegal":
+            moves = [m for m in moves if not self._sow(state, m.index).grand_slam]
+        if self._must_feed_now(state):
+            feeding = [m for m in moves if self._feeds(self._sow(state, m.index), mover)]
+            if feeding or self.variant.must_feed == "or-end":
+                return feeding
+        return moves
+
+    def apply(self, state: WariState, move: WariMove) -> WariState:
+        legal = self.legal_moves(state)
+        if move in legal:
+            return self._after(state, self._sow(state, move.index))
+        if not legal:
+            raise IllegalMove(f"the game is over: {self.notation(move)} cannot be played")
+        if move.player != state.mover:
+            raise IllegalMove(f"it is {state.to_move.capitalize()}'s turn, not {PLAYERS[move.player].capitalize()}'s")
+        if not state.pits[move.index]:
+            raise IllegalMove(f"{self.notation(move)} is empty")
+        raise IllegalMove(self._refusal(state, move, self._sow(state, move.index)))
+
+    def _after(self, state: WariState, sowing: _Sowing) -> WariState:
+        captured = sowing.stores != state.stores
+        seen = frozenset() if captured else state.seen | {state.position}
+        return WariState(sowing.pits, sowing.stores, 1 - state.mover, seen)
+
+    def _must_feed_now(self, state: WariState) -> bool:
+        return self.variant.must_feed is not None and not any(
+            state.pits[i] for i in _row(1 - state.mover))
+
+    @staticmethod
+    def _feeds(sowing: _Sowing, mover: int) -> bool:
+        return any(sowing.pits[i] for i in _row(1 - mover))
+
+    def _refusal(self, state: WariState, move: WariMove, sowing: _Sowing) -> str:
+        """Why the rules forbid a sown move that is not among the legal ones."""
+        opponent = PLAYERS[1 - state.mover].capitalize()
+        if sowing.grand_slam and self.variant.grand_slam == "illegal":
+            return f"{self.notation(move)} would capture all of {opponent}'s seeds"
+        return (f"{state.to_move.capitalize()} must feed {opponent}: "
+                f"{PIT_LETTERS[move.pit]} leaves {opponent} empty")
+
+    def _sow(self, state: WariState, origin: int) -> _Sowing:
+        """Sow the pit at origin for its owner and make the captures the variant gives."""
+        variant = self.variant
+        pits = list(state.pits)
+        stores = list(state.stores)
+        mover = origin // ROW
+        fours = variant.capture == "four"
+        hand, pits[origin] = pits[origin], 0
+        last = self._drop(pits, stores, origin, hand, fours)
+        if fours:
+            return self._relay_fours(pits, stores, mover, last)
+        grand_slam = False
+        if variant.capture_side == "any" or last // ROW != mover:
+            taken = self._chain(pits, last, mover)
+            opponent_row = _row(1 - mover)
+            grand_slam = any(i // ROW != mover for i in taken) and not any(
+                pits[i] for i in opponent_row if i not in taken)
+            if not (grand_slam and variant.grand_slam == "nothing"):
+                stores[mover] += sum(pits[i] for i in taken)
+                for i in taken:
+                    pits[i] = 0
+        return _Sowing(tuple(pits), (stores[0], stores[1]), grand_slam)
+
+    def _drop(self, pits: list, stores: list, start: int, hand: int, fours: bool) -> int:
+        """Drop `hand` seeds one per pit after `start`; returns the last pit sown."""
+        skip_origin = self.variant.skip_origin
+        full = self.variant.full_pit
+        pos = start
+        while hand:
+            pos = _NEXT[pos]
+            if (skip_origin and pos == start) or (full is not None and pits[pos] >= full):
+                continue
+            pits[pos] += 1
+            hand -= 1
+            if fours and hand and pits[pos] == 4:
+                # A four made on the way belongs to the pit's owner, whoever is sowing.
+                stores[pos // ROW] += 4
+                pits[pos] = 0
+        return pos
+
+    def _chain(self, pits: list, last: int, mover: int) -> list[int]:
+        """Pits captured backwards from the last one sown while they hold 2 or 3."""
+        taken = []
+        pos = last
+        opponent_only = self.variant.capture_side == "opponent"
+        while pits[pos] in (2, 3) and len(taken) < PITS - 1:
+            if opponent_only and pos // ROW == mover:
+                break
+            taken.append(pos)
+            pos = (pos - 1) % PITS
+        return taken
+
+    def _relay_fours(self, pits: list, stores: list, mover: int, last: int) -> _Sowing:
+        """Last seed making 4: the mover captures it on the opponent's row, or lifts it and sows
+        on from his own row. A relay that comes back to a board and pit it already left from
+        ends the turn instead, since it would go round forever."""
+        relays = set()
+        while pits[last] == 4:
+            if last // ROW != mover:
+                stores[mover] += 4
+                pits[last] = 0
+                break
+            key = (tuple(pits), last)
+            if key in relays:
+                break
+            relays.add(key)
+            pits[last] = 0
+            last = self._drop(pits, stores, last, 4, True)
+        return _Sowing(tuple(pits), (stores[0], stores[1]), False)
+
+    # ---- end of the game ----------------------------------------------------------------
+    def _score_ended(self, state: WariState) -> bool:
+        south, north = state.stores
+        half = TOTAL_SEEDS // 2
+        if south > half or north > half or south == north == half:
+            return True
+        limit = self.variant.end_at_or_below
+        return limit is not None and TOTAL_SEEDS - south - north <= limit
+
+    def is_over(self, state: WariState) -> bool:
+        return not self.legal_moves(state)
+
+    def outcome(self, state: WariState) -> Outcome:
+        scores = list(state.stores)
+        winner = None
+        if self._score_ended(state):
+            leftover = self.variant.leftover_at_end
+        elif state.position in state.seen or not self.legal_moves(state):
+            leftover = self.variant.leftover_at_stall
+            if self.variant.cannot_move_loses and state.position not in state.seen:
+                winner = PLAYERS[1 - state.mover]
+                leftover = "nobody"
+        else:
+            return Outcome(False, None, dict(zip(PLAYERS, scores)))
+        if leftover == "sides":
+            for player in (0, 1):
+                scores[player] += sum(state.pits[i] for i in _row(player))
+        if winner is None and scores[0] != scores[1]:
+            winner = PLAYERS[0] if scores[0] > scores[1] else PLAYERS[1]
+        return Outcome(True, winner, dict(zip(PLAYERS, scores)))
+
+    # ---- explaining a board change ------------------------------------------------------
+    def explain(self, before: WariState, after: WariState) -> Explanation:
+        """Camera-side check: compares pits and stores only, as to_move cannot be seen."""
+        board = (after.pits, after.stores)
+        if self.is_over(before):
+            return Explanation(False, (), "the game is over")
+        if board == (before.pits, before.stores):
+            return Explanation(False, (), "the board has not changed")
+        legal = self.legal_moves(before)
+        results = [(move, self._sow(before, move.index)) for move in legal]
+        matches = tuple(m for m, s in results if (s.pits, s.stores) == board)
+        if matches:
+            return Explanation(True, matches, None)
+        reason = (self._wrong_turn(before, board) or self._forbidden(before, board, legal)
+                  or self._two_moves(before, board, results) or self._closest(before, board, results))
+        return Explanation(False, (), reason)
+
+    def _wrong_turn(self, before: WariState, board: tuple) -> str | None:
+        other = WariState(before.pits, before.stores, 1 - before.mover)
+        for move in self.legal_moves(other):
+            sowing = self._sow(other, move.index)
+            if (sowing.pits, sowing.stores) == board:
+                return f"it is {before.to_move.capitalize()}'s turn, but the board shows {self.notation(move)}"
+        return None
+
+    def _forbidden(self, before: WariState, board: tuple, legal: list) -> str | None:
+        for i in _row(before.mover):
+            move = WariMove(before.mover, i - before.mover * ROW)
+            if before.pits[i] and move not in legal:
+                sowing = self._sow(before, i)
+                if (sowing.pits, sowing.stores) == board:
+                    return self._refusal(before, move, sowing)
+        return None
+
+    def _two_moves(self, before: WariState, board: tuple, results: list) -> str | None:
+        for first, sowing in results:
+            middle = self._after(before, sowing)
+            for second in self.legal_moves(middle):
+                then = self._sow(middle, second.index)
+                if (then.pits, then.stores) == board:
+                    return (f"this looks like two moves: {self.notation(first)} "
+                            f"then {self.notation(second)}")
+        return None
+
+    def _closest(self, before: WariState, board: tuple, results: list) -> str:
+        if not results:
+            return f"{before.to_move.capitalize()} has no legal move"
+        pits, stores = board
+
+        def distance(item):
+            sowing = item[1]
+            return (sum(abs(a - b) for a, b in zip(sowing.pits + sowing.stores, pits + stores)),
+                    item[0].pit)
+
+        move, sowing = min(results, key=distance)
+        sown = f"after {self.notation(move)}"
+        for step in range(1, PITS + 1):
+            i = (move.index + step) % PITS
+            if sowing.pits[i] != pits[i]:
+                return (f"pit {pit_name(i)} should hold {sowing.pits[i]} seeds {sown}, "
+                        f"the board shows {pits[i]}")
+        player = next(p for p in (0, 1) if sowing.stores[p] != stores[p])
+        return (f"{PLAYERS[player].capitalize()}'s store should hold {sowing.stores[player]} seeds "
+                f"{sown}, the board shows {stores[player]}")
+
+
+def _counts(value: Any, length: int, what: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or len(value) != length:
+        raise StateError(f"Wari {what} must be a list of {length} seed counts")
+    for count in value:
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise StateError(f"Wari {what} must hold whole numbers, got {count!r}")
+        if count < 0:
+            raise StateError(f"Wari {what} cannot hold a negative count ({count})")
+    return tuple(value)
+
+
+def _player(value: Any, what: str, error: type) -> int:
+    if value not in PLAYERS:
+        raise error(f"{what} must be \"south\" or \"north\", got {value!r}")
+    return PLAYERS.index(value)
