@@ -1,4 +1,4 @@
-"""Tournament bookkeeping, pure: round-robin and Swiss pairings, match totals, standings.
+"""Tournament bookkeeping, pure: round-robin and Swiss pairings, standings with tie-breaks.
 
 Entrants are names (a doubles team is one entrant, e.g. "Ann & Bob"). A game between two
 entrants is a `Result` carrying each side's score (Varanasi discs, Wari seeds...); the higher
@@ -214,39 +214,3 @@ def standings(entrants: Sequence[str], results: Iterable[Result], byes: Iterable
     rows.sort(key=lambda row: (-row["points"], -row["buchholz"], -row["sonneborn_berger"],
                                -row["score_difference"], row["entrant"]))
     return [Standing(rank=index, **row) for index, row in enumerate(rows, 1)]
-
-
-@dataclass(frozen=True)
-class MatchTotals:
-    """Running totals of a multi-game match (Varanasi sets, a Wari or Nanku series)."""
-
-    totals: dict
-    progress: tuple
-    leader: object
-    finished: bool
-
-    def to_json(self) -> dict:
-        return {"totals": dict(self.totals), "progress": [dict(p) for p in self.progress],
-                "leader": self.leader, "finished": self.finished}
-
-
-def match_totals(game_scores: Sequence[dict], target: float | None = None,
-                 teams: dict | None = None) -> MatchTotals:
-    """Add up per-game scores (each `{player: score}`) into match totals, optionally by team.
-
-    `teams` maps a player to a team name (Varanasi doubles, option b: the set score counts for
-    the team). With a `target`, the match is finished once someone reaches it (Nestor's
-    tournament rule) and the leader is whoever is ahead; `progress` holds the totals after each game.
-    """
-    totals: dict = {}
-    progress = []
-    for scores in game_scores:
-        for player, score in scores.items():
-            side = teams.get(player, player) if teams else player
-            totals[side] = totals.get(side, 0) + score
-        progress.append(dict(totals))
-    ranked = sorted(totals.items(), key=lambda item: -item[1])
-    tied = len(ranked) > 1 and ranked[0][1] == ranked[1][1]
-    leader = None if not ranked or tied else ranked[0][0]
-    finished = target is not None and bool(ranked) and ranked[0][1] >= target
-    return MatchTotals(totals=totals, progress=tuple(progress), leader=leader, finished=finished)

@@ -9,7 +9,6 @@ from arbiter.tournament import (
     BYE_POINTS,
     Result,
     TournamentError,
-    match_totals,
     round_robin,
     standings,
     swiss_round,
@@ -146,18 +145,3 @@ def test_a_bye_counts_as_a_win_without_tie_break():
 def test_standings_refuse_results_for_strangers():
     with pytest.raises(TournamentError, match="unknown entrant 'Zed'"):
         standings(["A", "B"], [Result(1, "A", "Zed", 1, 0)])
-
-
-def test_match_totals_by_seat_and_by_team_to_a_target():
-    sets = [{0: 4, 1: 0, 2: 0, 3: 0}, {0: 0, 1: 0, 2: 6, 3: 0}, {0: 0, 1: 3, 2: 0, 3: 0}]
-    by_seat = match_totals(sets)
-    assert by_seat.totals == {0: 4, 1: 3, 2: 6, 3: 0} and by_seat.leader == 2 and not by_seat.finished
-    teams = match_totals(sets, target=10, teams={0: "North", 2: "North", 1: "East", 3: "East"})
-    assert teams.totals == {"North": 10, "East": 3}
-    assert teams.finished and teams.leader == "North"
-    assert [p["North"] for p in teams.progress] == [4, 10, 10]
-
-
-def test_match_totals_tie_has_no_leader():
-    assert match_totals([{"south": 24, "north": 24}]).leader is None
-    assert match_totals([]).leader is None
