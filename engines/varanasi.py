@@ -36,8 +36,10 @@ CREDITS = ("player", "team")
 RULES_KEYS = ("game", "relocation", "players", "misere", "doubles", "credit", "weights", "target", "sets")
 STATE_KEYS = ("game", "stacks", "to_move", "last_take")
 
-# A size then a colour name that starts with neither a digit nor a space: "2blue", "3dark green".
-_DISC_CODE = re.compile(r"(\d+)([^\d\s](?:.*\S)?)")
+# A colour name starts with neither a digit nor a space, so "2blue" and "3dark green" split clearly.
+_COLOUR = r"[^\d\s](?:.*\S)?"
+_COLOUR_NAME = re.compile(_COLOUR)
+_DISC_CODE = re.compile(rf"(\d+)({_COLOUR})")
 
 
 class Disc(NamedTuple):
@@ -75,7 +77,7 @@ def parse_disc(code: Any, error: type[Exception] = StateError) -> Disc:
 
 
 def _colour(value: Any) -> str:
-    if not isinstance(value, str) or _DISC_CODE.fullmatch(f"1{value}") is None:
+    if not isinstance(value, str) or _COLOUR_NAME.fullmatch(value) is None:
         raise MoveError(f"{value!r} is not a colour name such as \"red\"")
     return value
 
