@@ -1,0 +1,235 @@
+"""Calibrating a Wari table from one photo of the standard start (4 seeds in every pit).
+
+The 48 seeds are what stands out in that photo: they are found as small patches that differ from
+their surroundings, grouped into 12 clusters that must form two rows of six, and a homography from
+the board's own frame is fitted to the cluster centres. The pit rims and the stores are then found
+where the image has the strongest edges along circles and ellipses of the fitted layout. Knowing
+that each pit holds exactly 4 seeds, the photo also teaches the seeds' colours and the area one
+seed covers in each pit, and how much that area varies between pits.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from engines.errors import ArbiterError
+from vision.wari_board import PIT_COUNT, PITS_PER_ROW, BoardGeometry, local_scale, pit_column_and_row, region_masks
+from vision.wari_count import CountModel
+from vision.wari_measure import PIT_SHRINK, measure_regions
+from vision.wari_seeds import SeedColourModel, local_contrast, working_frame
+
+START_SEEDS_PER_PIT = 4
+_NOT_A_START = "does not show a Wari board at the start position (two rows of six pits with 4 seeds each)"
+
+
+def calibrate(image: np.ndarray) -> dict:
+    """Find the board in a photo of the standard start and learn its seeds: a profile dict."""
+    if not isinstance(image, np.ndarray) or image.ndim != 3 or image.shape[2] != 3 or image.shape[1] < 64:
+        raise ArbiterError("calibration needs a colour photo of the board")
+    frame = working_frame(image)
+    scale = frame.shape[1] / image.shape[1]
+    contrast = local_contrast(frame, frame.shape[1] // 16)
+    seed_mask = _seed_mask(contrast)
+    centres = _pit_clusters(seed_mask)
+    geometry = _fit_geometry(centres / scale, (image.shape[1], image.shape[0]), _edge_strength(frame, seed_mask), scale)
+    colours = _learn_colours(frame, geometry, seed_mask)
+    measures = measure_regions(frame, geometry, colours)
+    counts = CountModel.learn(geometry, measures.seed_pixels, frame.shape[1], START_SEEDS_PER_PIT)
+    return {
+        "game": "wari",
+        "board": geometry.to_json(),
+        "seed_colours": colours.to_json(),
+        "counts": counts.to_json(),
+        "summary": {
+            "pit_pitch_px": round(local_scale(geometry, 2), 1),
+            "pit_radius_px": round(local_scale(geometry, 2) * geometry.pit_radius, 1),
+            "seed_area_px": round(float(np.median(counts.seed_area)) / scale**2, 1),
+            "start_count_spread": round(counts.spread, 3),
+        },
+    }
+
+
+def _seed_mask(contrast: np.ndarray) -> np.ndarray:
+    """Pixels that stand out clearly: seeds are the most contrasted ~2% of a start photo."""
+    threshold = max(8.0, 0.5 * float(np.percentile(contrast, 99.5)))
+    mask = (contrast > threshold).astype(np.uint8)
+    # Opening keeps seed-sized blobs and drops thin rim highlights.
+    return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+
+
+def _pit_clusters(seed_mask: np.ndarray) -> np.ndarray:
+    """Centres (working-frame pixels) of the 12 seed clusters, found by single-linkage grouping."""
+    count, _, stats, centroids = cv2.connectedComponentsWithStats(seed_mask)
+    areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
+    points = centroids[1:]
+    keep = areas >= 4
+    areas, points = areas[keep], points[keep]
+    if len(points) < PIT_COUNT or len(points) > 2000:
+        raise ArbiterError(f"the photo {_NOT_A_START}")
+    distances = np.linalg.norm(points[:, None] - points[None], axis=2)
+    first, second = np.triu_indices(len(points), 1)
+    order = np.argsort(distances[first, second], kind="stable")
+    parent = np.arange(len(points))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    clusters = len(points)
+    for edge in order:
+        a, b = root(first[edge]), root(second[edge])
+        if a == b:
+            continue
+        parent[a] = b
+        clusters -= 1
+        if clusters > 3 * PIT_COUNT:
+            continue
+        centres = _heavy_cluster_centres(np.array([root(i) for i in range(len(points))]), areas, points)
+        if centres is not None:
+            return centres
+    raise ArbiterError(f"the photo {_NOT_A_START}")
+
+
+def _heavy_cluster_centres(labels: np.ndarray, areas: np.ndarray, points: np.ndarray) -> np.ndarray | None:
+    """The centres of exactly 12 clusters of similar seed area forming a 2x6 grid, else None."""
+    ids, inverse = np.unique(labels, return_inverse=True)
+    cluster_area = np.bincount(inverse, weights=areas)
+    heavy = np.argsort(cluster_area)[::-1][:PIT_COUNT]
+    if len(heavy) < PIT_COUNT:
+        return None
+    typical = np.median(cluster_area[heavy])
+    rest = np.delete(cluster_area, heavy)
+    # Twelve similar clusters, and nothing else of their size (a split pit would leave two halves).
+    if cluster_area[heavy].min() < 0.5 * typical or cluster_area[heavy].max() > 2 * typical:
+        return None
+    if len(rest) and rest.max() > 0.35 * typical:
+        return None
+    centres = np.array([
+        np.average(points[inverse == k], axis=0, weights=areas[inverse == k]) for k in heavy
+    ])
+    return centres if _grid_order(centres) is not None else None
+
+
+def _grid_order(centres: np.ndarray) -> np.ndarray | None:
+    """Reorder 12 centres into contract pit order, or None unless they form two rows of six."""
+    mean = centres.mean(axis=0)
+    _, _, axes = np.linalg.svd(centres - mean)
+    along = axes[0] if axes[0][0] >= 0 else -axes[0]
+    across = np.array([-along[1], along[0]])  # points down the image when the rows run left to right
+    if abs(along[0]) < np.cos(np.radians(35)):
+        return None  # rows must run roughly across the image for South to be "nearest the bottom"
+    offsets = centres - mean
+    position, height = offsets @ along, offsets @ across
+    by_height = np.argsort(height)
+    north_row, south_row = by_height[:PITS_PER_ROW], by_height[PITS_PER_ROW:]
+    row_gap = height[south_row].min() - height[north_row].max()
+    pitch = (position.max() - position.min()) / (PITS_PER_ROW - 1)
+    if row_gap < 0.5 * pitch:
+        return None
+    south = south_row[np.argsort(position[south_row])]
+    north = north_row[np.argsort(position[north_row])][::-1]
+    ordered = centres[np.concatenate([south, north])]
+    board = _board_points(1.0)
+    homography, _ = cv2.findHomography(board, ordered, 0)
+    if homography is None:
+        return None
+    residual = np.linalg.norm(cv2.perspectiveTransform(board.reshape(-1, 1, 2), homography).reshape(-1, 2) - ordered, axis=1)
+    return ordered if residual.max() < 0.25 * pitch else None
+
+
+def _board_points(row_spacing: float) -> np.ndarray:
+    return np.array(
+        [(column, row * row_spacing) for column, row in map(pit_column_and_row, range(PIT_COUNT))], np.float64
+    )
+
+
+def _fit_geometry(centres: np.ndarray, image_size: tuple[int, int], edges: np.ndarray, scale: float) -> BoardGeometry:
+    ordered = _grid_order(centres)
+    rough, _ = cv2.findHomography(_board_points(1.0), ordered, 0)
+    # Rows one unit apart are not to scale: measure the row spacing in pitches so circles stay round.
+    middle = cv2.perspectiveTransform(np.array([[[2.5, 0.0]], [[2.5, 1.0]], [[2.0, 0.5]], [[3.0, 0.5]]]), rough)
+    row_spacing = float(np.linalg.norm(middle[1] - middle[0]) / np.linalg.norm(middle[3] - middle[2]))
+    homography, _ = cv2.findHomography(_board_points(row_spacing), ordered, 0)
+    geometry = BoardGeometry(tuple(homography.reshape(-1)), image_size, row_spacing, 0.4, 1.2, 0.45, 0.9 * row_spacing)
+    radii = np.arange(0.3, 0.5, 0.005)
+    pit_radius = radii[np.argmax([_rim_strength(edges, geometry, scale, range(PIT_COUNT), pit_radius=r) for r in radii])]
+    geometry = _with(geometry, pit_radius=float(pit_radius))
+    stores = (PIT_COUNT, PIT_COUNT + 1)
+    best = max(
+        (
+            _rim_contrast(edges, geometry, scale, stores, store_offset=d, store_half_length=hl, store_half_width=hw),
+            d, hl, hw,
+        )
+        # Stores lie within about a pitch of the end pits and span both rows; wider searches lock onto the board's ends.
+        for d in np.arange(pit_radius + 0.45, 1.5, 0.05)
+        for hl in np.arange(0.3, min(d - pit_radius - 0.05, 0.6), 0.05)
+        for hw in np.arange(0.5, 1.0, 0.05) * row_spacing
+    )
+    return _with(geometry, store_offset=float(best[1]), store_half_length=float(best[2]), store_half_width=float(best[3]))
+
+
+def _with(geometry: BoardGeometry, **changes) -> BoardGeometry:
+    return BoardGeometry(**{**geometry.__dict__, **changes})
+
+
+def _edge_strength(frame: np.ndarray, seed_mask: np.ndarray) -> np.ndarray:
+    """Gradient magnitude of lightness away from seeds: pit and store rims are shading edges."""
+    lightness = cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)[..., 0].astype(np.float32), (0, 0), 1.5)
+    edges = cv2.magnitude(cv2.Sobel(lightness, cv2.CV_32F, 1, 0), cv2.Sobel(lightness, cv2.CV_32F, 0, 1))
+    edges[cv2.dilate(seed_mask, np.ones((7, 7), np.uint8)) > 0] = 0
+    return edges
+
+
+def _rim_contrast(edges: np.ndarray, geometry: BoardGeometry, scale: float, regions, **layout) -> float:
+    """Edge strength on the outlines against that just inside and outside: a rim is a ridge of edges.
+
+    Plain edge strength would also reward a small ellipse hugging one side of a big rim.
+    """
+    on_rim = _rim_strength(edges, geometry, scale, regions, **layout)
+    inside = _rim_strength(edges, geometry, scale, regions, shrink=0.8, **layout)
+    outside = _rim_strength(edges, geometry, scale, regions, shrink=1.2, **layout)
+    return on_rim - 0.5 * (inside + outside)
+
+
+def _rim_strength(edges: np.ndarray, geometry: BoardGeometry, scale: float, regions, shrink: float = 1.0, **layout) -> float:
+    """Mean edge strength along the outlines of the given regions under a trial layout."""
+    trial = _with(geometry, **layout)
+    points = np.concatenate([trial.outline_in_image(region, scale, shrink) for region in regions]).astype(np.float32)
+    height, width = edges.shape
+    inside = (points[:, 0] >= 0) & (points[:, 0] < width - 1) & (points[:, 1] >= 0) & (points[:, 1] < height - 1)
+    if not inside.any():
+        return 0.0
+    samples = cv2.remap(edges, points[inside, 0].reshape(1, -1), points[inside, 1].reshape(1, -1), cv2.INTER_LINEAR)
+    return float(samples.mean())
+
+
+def _learn_colours(frame: np.ndarray, geometry: BoardGeometry, seed_mask: np.ndarray) -> SeedColourModel:
+    """Seed colours from the contrasted pixels inside pits; board colours from everything else on the board.
+
+    The whole board top counts as board, lit spots and store highlights included: recognition must
+    not take a lamp's hot spot in an emptied pit for seeds.
+    """
+    height, width = frame.shape[:2]
+    pits = np.zeros((height, width), np.uint8)
+    for region in range(PIT_COUNT):
+        cv2.fillPoly(pits, [np.round(geometry.outline_in_image(region, width / geometry.image_size[0])).astype(np.int32)], 1)
+    board = np.zeros((height, width), np.uint8)
+    cv2.fillPoly(board, [np.round(_board_outline(geometry, width / geometry.image_size[0])).astype(np.int32)], 1)
+    near_seed = cv2.dilate(seed_mask, np.ones((5, 5), np.uint8)) & pits
+    core_seed = cv2.erode(seed_mask, np.ones((3, 3), np.uint8)) & pits
+    seeds, board_pixels = frame[core_seed > 0], frame[(board > 0) & (near_seed == 0)]
+    if len(seeds) < 100 or len(board_pixels) < 100:
+        raise ArbiterError(f"the photo {_NOT_A_START}")
+    return SeedColourModel.learn(seeds, board_pixels)
+
+
+def _board_outline(geometry: BoardGeometry, scale: float) -> np.ndarray:
+    """The board's playing surface: a rectangle just around the pits and stores."""
+    margin = 0.1
+    left = -geometry.store_offset - geometry.store_half_length - margin
+    right = PITS_PER_ROW - 1 + geometry.store_offset + geometry.store_half_length + margin
+    bottom = -geometry.pit_radius - margin
+    top = geometry.row_spacing + geometry.pit_radius + margin
+    return geometry.to_image(np.array([[left, bottom], [right, bottom], [right, top], [left, top]]), scale)

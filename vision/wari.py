@@ -1,0 +1,128 @@
+"""Recognising a Wari position: frame + calibration profile -> seed counts with their uncertainty.
+
+Each pit and store is measured (`vision.wari_measure`), and its seed area turned into a
+probability for every count (`vision.wari_count`). The observation keeps those distributions so
+the tracker can weigh candidate positions (`log_likelihood`) instead of trusting one reading.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from engines.errors import ArbiterError
+from vision.wari_board import PIT_COUNT, REGION_COUNT, BoardGeometry
+from vision.wari_count import CountModel, plausible_counts
+from vision.wari_measure import measure_regions
+from vision.wari_seeds import SeedColourModel, working_frame
+
+# A count outside a region's plausible set still scores this probability: a misreading costs a
+# fixed amount rather than ruling a candidate out.
+PROBABILITY_FLOOR = 1e-4
+# Stores are piled high and often half hidden; the tracker should lean on the pits.
+STORE_WEIGHT = 0.3
+
+
+@dataclass(frozen=True)
+class WariProfile:
+    """The parts of a Wari calibration profile recognition needs, checked once."""
+
+    geometry: BoardGeometry
+    colours: SeedColourModel
+    counts: CountModel
+
+    @classmethod
+    def from_json(cls, profile: object) -> "WariProfile":
+        if not isinstance(profile, dict) or profile.get("game") != "wari":
+            game = profile.get("game") if isinstance(profile, dict) else None
+            raise ArbiterError(f"a Wari recogniser needs a Wari profile, not one for game {game!r}")
+        return cls(
+            BoardGeometry.from_json(profile.get("board")),
+            SeedColourModel.from_json(profile.get("seed_colours")),
+            CountModel.from_json(profile.get("counts")),
+        )
+
+
+@dataclass(frozen=True)
+class WariObservation:
+    """What one frame shows: per pit and store, the plausible counts with their probabilities."""
+
+    geometry: BoardGeometry
+    regions: tuple[dict[int, float], ...]  # 12 pits in contract order, then South's and North's store
+    confidence: float
+
+    @property
+    def pits(self) -> list[int]:
+        return [_most_likely(d) for d in self.regions[:PIT_COUNT]]
+
+    @property
+    def stores(self) -> list[int]:
+        return [_most_likely(d) for d in self.regions[PIT_COUNT:]]
+
+    def to_json(self) -> dict:
+        def rounded(distribution: dict[int, float]) -> dict[str, float]:
+            return {str(n): round(p, 4) for n, p in distribution.items()}
+
+        return {
+            "state": {"game": "wari", "pits": self.pits, "stores": self.stores},
+            "confidence": round(self.confidence, 4),
+            "evidence": {
+                "pits": [rounded(d) for d in self.regions[:PIT_COUNT]],
+                "stores": [rounded(d) for d in self.regions[PIT_COUNT:]],
+            },
+        }
+
+    def log_likelihood(self, state_json: dict) -> float:
+        """Sum of each region's log probability of the candidate's count (floored; stores weigh less)."""
+        try:
+            pits = [int(n) for n in state_json["pits"]]
+            stores = [int(n) for n in state_json.get("stores", [])]
+        except (KeyError, TypeError, ValueError, AttributeError):
+            raise ArbiterError("a Wari candidate state needs \"pits\" (12 counts) and \"stores\"") from None
+        if len(pits) != PIT_COUNT or len(stores) not in (0, 2):
+            raise ArbiterError("a Wari candidate state needs 12 pit counts and 2 store counts")
+        total = sum(math.log(max(d.get(n, 0.0), PROBABILITY_FLOOR)) for d, n in zip(self.regions, pits))
+        for d, n in zip(self.regions[PIT_COUNT:], stores):
+            total += STORE_WEIGHT * math.log(max(d.get(n, 0.0), PROBABILITY_FLOOR))
+        return total
+
+
+def recognize(image_bgr: np.ndarray, profile: dict) -> WariObservation:
+    """Read the seed counts of every pit and store from a frame."""
+    calibrated = WariProfile.from_json(profile)
+    frame = _frame_for(image_bgr, calibrated.geometry)
+    measures = measure_regions(frame, calibrated.geometry, calibrated.colours)
+    posteriors = [calibrated.counts.posterior(r, measures.seed_pixels[r]) for r in range(REGION_COUNT)]
+    regions = tuple(plausible_counts(p) for p in posteriors)
+    # A hand or a shadow brings colours calibration never saw; a region cut off by the frame edge cannot be read.
+    seen = (1 - measures.unknown_share[:PIT_COUNT]) * measures.visible_share[:PIT_COUNT]
+    sureness = np.array([p.max() for p in posteriors[:PIT_COUNT]])
+    confidence = float(np.clip(np.mean(sureness) * np.min(seen) ** 2, 0.0, 1.0))
+    return WariObservation(calibrated.geometry, regions, confidence)
+
+
+def _frame_for(image: np.ndarray, geometry: BoardGeometry) -> np.ndarray:
+    """The working-size frame, provided the image has the calibrated shape (any resolution)."""
+    if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
+        raise ArbiterError("recognition needs a colour image")
+    if image.ndim == 2:
+        image = cv2.cvtColor(image, cv2.COLOR_GRAY2BGR)
+    elif image.shape[2] == 4:
+        image = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
+    elif image.shape[2] != 3:
+        raise ArbiterError("recognition needs a colour image")
+    if image.dtype != np.uint8:
+        raise ArbiterError("recognition needs an 8-bit image")
+    height, width = image.shape[:2]
+    calibrated_width, calibrated_height = geometry.image_size
+    if abs(width * calibrated_height - height * calibrated_width) > 0.01 * width * calibrated_height:
+        raise ArbiterError(
+            f"the image is {width}x{height} but the profile was calibrated on {calibrated_width}x{calibrated_height} frames"
+        )
+    return working_frame(image)
+
+
+def _most_likely(distribution: dict[int, float]) -> int:
+    return max(distribution, key=distribution.get)

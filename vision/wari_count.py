@@ -1,0 +1,121 @@
+"""From a region's seed pixels to a probability for every seed count.
+
+Seeds lie side by side until the pit floor fills, then pile and hide each other, so the visible
+seed area grows like n at first and levels off near the floor's capacity F (in seeds):
+expected visible seeds = n / (1 + (n / F)^4)^(1/4). The area of one seed in each region, and how
+much the measured area of 4 seeds varies between pits, are learned from the calibration photo;
+F follows from the region's area and the seed area.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engines.errors import ArbiterError
+from vision.wari_board import PIT_COUNT, REGION_COUNT, BoardGeometry, local_scale
+from vision.wari_measure import PIT_SHRINK
+
+MAX_SEEDS = 48
+# Share of a region's area that seeds can cover in one layer (round seeds never tile it; the
+# bowl's steep rim holds none). Fitted on the rendered bench sessions: 0.90 for nicker nuts,
+# 0.76 for glass beads; the spread between the two is allowed for by _FILL_UNCERTAINTY.
+FLOOR_FILL = 0.83
+_FILL_UNCERTAINTY = 0.12
+_SATURATION_SHARPNESS = 4.0
+# Degrees of freedom of the Student-t measurement noise: heavy tails keep a lamp glint or an
+# odd pile from ruling the true count out altogether.
+_NOISE_DOF = 6.0
+# Prior: any count up to a pit's start load and a little more is common; bigger piles get rarer
+# (a pit holds 13+ seeds in a few percent of positions of a game), which keeps a full pit's
+# distribution from spreading over every count the saturated area cannot tell apart.
+_COMMON_PILE = 8
+_PILE_DECAY = 4.0
+_MIN_SPREAD = 0.12  # seeds; even a perfect calibration photo leaves this much pit-to-pit variation
+_SPREAD_MARGIN = 1.3  # 12 pits give a rough spread estimate; widen rather than exclude the truth
+_KEPT_MASS = 0.998
+_MIN_SHOWN = 0.001
+
+
+@dataclass(frozen=True)
+class CountModel:
+    """Per region: pixels of one seed and floor capacity; and the measurement spread at 4 seeds."""
+
+    seed_area: tuple[float, ...]  # working-frame pixels per seed
+    capacity: tuple[float, ...]  # seeds that fit side by side
+    spread: float  # standard deviation of the measured seeds in a 4-seed pit
+
+    @classmethod
+    def learn(cls, geometry: BoardGeometry, seed_pixels: np.ndarray, frame_width: int, seeds_per_pit: int) -> "CountModel":
+        """Learn from the measured seed pixels of a photo where every pit holds `seeds_per_pit`."""
+        scale = frame_width / geometry.image_size[0]
+        squared_scale = np.array([(local_scale(geometry, r) * scale) ** 2 for r in range(REGION_COUNT)])
+        # One seed's area per squared board unit, the same everywhere; perspective only rescales it.
+        unit = float(np.median(seed_pixels[:PIT_COUNT] / (seeds_per_pit * squared_scale[:PIT_COUNT])))
+        if unit <= 0:
+            raise ArbiterError("no seeds were measured in the calibration photo's pits")
+        seed_area = unit * squared_scale
+        measured = seed_pixels[:PIT_COUNT] / seed_area[:PIT_COUNT]
+        spread = max(float(np.std(measured)), _MIN_SPREAD)
+        region_area = np.array([_board_area(geometry, r) for r in range(REGION_COUNT)]) * squared_scale
+        capacity = FLOOR_FILL * region_area / seed_area
+        return cls(tuple(map(float, seed_area)), tuple(map(float, capacity)), spread)
+
+    def expected_visible(self, region: int, counts: np.ndarray, fill: float = 1.0) -> np.ndarray:
+        """Seeds' worth of area expected to show when `counts` seeds lie in the region."""
+        floor = fill * self.capacity[region]
+        return counts / (1 + (counts / floor) ** _SATURATION_SHARPNESS) ** (1 / _SATURATION_SHARPNESS)
+
+    def posterior(self, region: int, seed_pixels: float) -> np.ndarray:
+        """Probability of each count 0..MAX_SEEDS given the region's seed pixels."""
+        counts = np.arange(MAX_SEEDS + 1, dtype=np.float64)
+        visible = seed_pixels / self.seed_area[region]
+        # Spread grows with the number of seeds whose placement varies, from a floor at 0 and 1.
+        # Placement noise grows with the seeds lying side by side, not with those hidden in a pile.
+        side_by_side = np.clip(counts, 1.5, self.capacity[region])
+        placement = _SPREAD_MARGIN * self.spread * np.sqrt(side_by_side / 4)
+        expected = self.expected_visible(region, counts)
+        # Piles depend on how the seeds pack, known only roughly: it matters once the floor fills.
+        packing = self.expected_visible(region, counts, 1 + _FILL_UNCERTAINTY) - expected
+        sigma = np.hypot(placement, packing)
+        z = (visible - expected) / sigma
+        log_likelihood = -0.5 * (_NOISE_DOF + 1) * np.log1p(z**2 / _NOISE_DOF) - np.log(sigma)
+        log_posterior = log_likelihood - np.maximum(counts - _COMMON_PILE, 0) / _PILE_DECAY
+        weights = np.exp(log_posterior - log_posterior.max())
+        return weights / weights.sum()
+
+    def to_json(self) -> dict:
+        return {
+            "seed_area_px": [round(a, 2) for a in self.seed_area],
+            "capacity": [round(c, 2) for c in self.capacity],
+            "spread": round(self.spread, 4),
+        }
+
+    @classmethod
+    def from_json(cls, obj: object) -> "CountModel":
+        try:
+            seed_area = tuple(float(a) for a in obj["seed_area_px"])
+            capacity = tuple(float(c) for c in obj["capacity"])
+            spread = float(obj["spread"])
+        except (KeyError, TypeError, ValueError):
+            raise ArbiterError("the Wari profile's seed counts are missing or malformed; calibrate again") from None
+        if len(seed_area) != REGION_COUNT or len(capacity) != REGION_COUNT or min(seed_area + capacity) <= 0 or spread <= 0:
+            raise ArbiterError("the Wari profile's seed counts are malformed; calibrate again")
+        return cls(seed_area, capacity, spread)
+
+
+def plausible_counts(posterior: np.ndarray) -> dict[int, float]:
+    """The few counts holding nearly all the probability, most likely first, renormalised."""
+    order = np.argsort(posterior)[::-1]
+    kept_mass = np.cumsum(posterior[order])
+    kept = order[: int(np.searchsorted(kept_mass, _KEPT_MASS)) + 1]
+    kept = [int(n) for n in kept if posterior[n] >= _MIN_SHOWN] or [int(order[0])]
+    total = float(posterior[kept].sum())
+    return {n: float(posterior[n]) / total for n in kept}
+
+
+def _board_area(geometry: BoardGeometry, region: int) -> float:
+    """A region's measured area in squared board units."""
+    if region < PIT_COUNT:
+        return float(np.pi * (PIT_SHRINK * geometry.pit_radius) ** 2)
+    return float(np.pi * PIT_SHRINK**2 * geometry.store_half_length * geometry.store_half_width)
