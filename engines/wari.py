@@ -308,19 +308,14 @@ class WariRules:
 
     def _relay_fours(self, pits: list, stores: list, mover: int, last: int) -> _Sowing:
         """Last seed making 4: the mover captures it on the opponent's row, or lifts it and sows
-        on from his own row. A relay that comes back to a board and pit it already left from
-        ends the turn instead, since it would go round forever."""
-        relays = set()
+        on from his own row. A relay sows exactly 4 seeds, so only one from a or b ends on the
+        mover's row again (at e or f) and the second relay always reaches the opponent's row:
+        the loop ends after two relays at most."""
         while pits[last] == 4:
+            pits[last] = 0
             if last // ROW != mover:
                 stores[mover] += 4
-                pits[last] = 0
                 break
-            key = (tuple(pits), last)
-            if key in relays:
-                break
-            relays.add(key)
-            pits[last] = 0
             last = self._drop(pits, stores, last, 4, True)
         return _Sowing(tuple(pits), (stores[0], stores[1]), False)
 
@@ -414,7 +409,7 @@ class WariRules:
         for step in range(1, PITS + 1):
             i = (move.index + step) % PITS
             if sowing.pits[i] != pits[i]:
-                return (f"pit {pit_name(i)} should hold {sowing.pits[i]} seeds {sown}, "
+                return (f"{pit_name(i)} should hold {sowing.pits[i]} seeds {sown}, "
                         f"the board shows {pits[i]}")
         player = next(p for p in (0, 1) if sowing.stores[p] != stores[p])
         return (f"{PLAYERS[player].capitalize()}'s store should hold {sowing.stores[player]} seeds "
