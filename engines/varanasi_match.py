@@ -48,7 +48,8 @@ class VaranasiMatch:
 
     def _with(self, winner: Any, scores: Any, where: str) -> VaranasiMatch:
         if self.is_over():
-            raise StateError(f"the match is already over after {len(self.sets)} sets")
+            raise StateError(f"{where}: the match is already over, won by seat(s) "
+                             f"{', '.join(map(str, self.winners()))}")
         seats = range(self.rules.players)
         if isinstance(winner, bool) or winner not in seats:
             raise StateError(f"{where}: the winner must be a seat 0-{self.rules.players - 1}, not {winner!r}")
