@@ -15,7 +15,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import cv2
 import numpy as np
@@ -208,25 +208,31 @@ class SimulatedCamera:
     """
 
     def __init__(self, positions: Iterable[np.ndarray], still_frames: int = STILL_REPEATS,
-                 hand_frames: int = 6, seed: int = 0, realtime: bool = False, name: str = "sim"):
+                 reach_frames: int = 3, hold_frames: int = 4, seed: int = 0, realtime: bool = False,
+                 name: str = "sim"):
         self.positions = list(positions)
         self.still_frames = still_frames
-        self.hand_frames = hand_frames
+        self.reach_frames = reach_frames
+        self.hold_frames = hold_frames
         self.seed = seed
         self.realtime = realtime
         self.name = name
-        self._frames: Iterable[np.ndarray] | None = None
+        self._frames: Iterator[np.ndarray] | None = None
         self._count = 0
 
-    def _script(self):
+    def _script(self) -> Iterator[np.ndarray]:
         for index, picture in enumerate(self.positions):
             if index:
-                previous = self.positions[index - 1]
-                for step in range(self.hand_frames):
-                    # The arm reaches in over the old position and withdraws over the new one.
-                    reach = 0.75 * min(step + 1, self.hand_frames - step) / ((self.hand_frames + 1) // 2)
-                    base = previous if step < self.hand_frames // 2 else picture
-                    yield draw_arm(base, reach, self.seed * 1000 + index)
+                # The arm reaches in over the old position, rests still while the piece is let go
+                # (the gate must call that "hand", not "stable"), and withdraws over the new one.
+                reaches = [0.75 * (step + 1) / self.reach_frames for step in range(self.reach_frames)]
+                arm_seed = self.seed * 1000 + index
+                for reach in reaches:
+                    yield draw_arm(self.positions[index - 1], reach, arm_seed)
+                for _ in range(self.hold_frames):
+                    yield draw_arm(picture, reaches[-1], arm_seed)
+                for reach in reversed(reaches[:-1]):
+                    yield draw_arm(picture, reach, arm_seed)
             for _ in range(self.still_frames):
                 yield picture
 

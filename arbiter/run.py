@@ -1,0 +1,137 @@
+"""`arbiter run`: drive a live table from a camera into the record store, printing every event.
+
+A restart with the same database resumes the unfinished game where it stood (the move log is
+replayed), so killing the process loses at most the move being judged.
+"""
+from __future__ import annotations
+
+import json
+import random
+import sys
+
+from engines.errors import ArbiterError
+
+SIM_PLIES = 12  # moves a simulated game plays before the camera stops
+
+
+def load_run_rules(game: str, rules_path: str | None):
+    """The rules file's rules (which must be of `game`), or the game's default rules."""
+    from calibration.profiles import load_json_file
+    from engines import load_rules
+
+    rules = load_rules(load_json_file(rules_path, "rules file") if rules_path else {"game": game})
+    if rules.game != game:
+        raise ArbiterError(f"{rules_path}: rules of {rules.game}, but --game is {game}")
+    return rules
+
+
+def load_run_profile(game: str, profile_path: str) -> dict:
+    from calibration.profiles import load_profile
+
+    profile = load_profile(profile_path)
+    if profile["game"] != game:
+        raise ArbiterError(f"{profile_path}: a calibration profile for {profile['game']}, but --game is {game}")
+    return profile
+
+
+def scripted_positions(rules, opening, plies: int, seed: int) -> list:
+    """A game the simulated camera plays: random legal moves from `opening`, stopping at game end."""
+    rng = random.Random(seed)
+    states = [opening]
+    for _ in range(plies):
+        moves = rules.legal_moves(states[-1])
+        if not moves:
+            break
+        states.append(rules.apply(states[-1], rng.choice(moves)))
+    return states
+
+
+def simulated_opening(rules, profile: dict, rng: random.Random):
+    """The standard start, or (Varanasi) random towers of the profile's piece set."""
+    if rules.game == "varanasi":
+        from engines.varanasi import random_setup
+
+        return random_setup(rng, sorted(pieceset_of(profile)["colours"]), discs=12)
+    return rules.start()
+
+
+def pieceset_of(profile: dict) -> dict:
+    pieceset = profile.get("pieceset")
+    if not isinstance(pieceset, dict) or "colours" not in pieceset:
+        raise ArbiterError("the varanasi profile carries no piece set to simulate a table with")
+    return pieceset
+
+
+def render_position(state_json: dict, profile: dict, seed: int):
+    """A synthetic camera picture of a position (the vision engineers' renderers)."""
+    if state_json["game"] == "varanasi":
+        from device.synthetic_varanasi import render_table
+
+        return render_table(state_json["stacks"], pieceset_of(profile), seed=seed)
+    if state_json["game"] == "wari":
+        from device.synthetic_wari import render_board
+
+        return render_board(state_json["pits"], state_json["stores"], seed=seed)
+    raise ArbiterError(f"no simulated table for {state_json['game']}")
+
+
+def simulated_camera(spec: str, rules, profile: dict, realtime: bool = True):
+    """`sim:GAME[:SEED]`: a simulated camera playing a random legal game of GAME."""
+    from device.cameras import CameraError, SimulatedCamera
+
+    _, game, seed_text = (spec.split(":") + [""])[:3]
+    if game != rules.game:
+        raise CameraError(f"camera {spec!r}: simulates {game or 'no game'}, but the game is {rules.game}")
+    if seed_text and not seed_text.isdigit():
+        raise CameraError(f"camera {spec!r}: the seed must be a whole number, e.g. sim:{game}:7")
+    seed = int(seed_text or 0)
+    states = scripted_positions(rules, simulated_opening(rules, profile, random.Random(seed)), SIM_PLIES, seed)
+    # One rendering seed for the whole game: the camera, lamp and board stay put during a session.
+    pictures = [render_position(state.to_json(), profile, seed) for state in states]
+    return SimulatedCamera(pictures, seed=seed, realtime=realtime, name=spec)
+
+
+def camera_from_spec(spec: str, rules=None, profile: dict | None = None):
+    """Any `--camera` spec, including `sim:GAME[:SEED]` (which needs the rules and profile)."""
+    from device.cameras import open_camera
+
+    if spec.startswith("sim:"):
+        if rules is None or profile is None:
+            raise ArbiterError("a simulated camera needs the game's rules and profile")
+        return simulated_camera(spec, rules, profile)
+    return open_camera(spec)
+
+
+def run_table(args) -> int:
+    """Judge the table until the camera ends; events are printed as JSON lines."""
+    from arbiter.store import Store
+    from arbiter.tracker import Tracker, open_game
+
+    rules = load_run_rules(args.game, args.rules)
+    profile = load_run_profile(args.game, args.profile)
+    camera = camera_from_spec(args.camera, rules, profile)
+    with Store(args.db) as store:
+        game_id = open_game(store, rules)
+        tracker = Tracker(rules, profile, store, game_id)
+        print(json.dumps({"type": "resume", **tracker.snapshot()}), flush=True)
+        tracker.subscribe(lambda event: print(json.dumps(event), flush=True))
+        tracker.run(camera)
+    return 0
+
+
+def export_results(args) -> int:
+    """Print a match (default: the latest) as JSON or its move log as CSV."""
+    from arbiter.store import Store
+
+    with Store(args.db) as store:
+        match_id = args.match
+        if match_id is None:
+            matches = store.matches()
+            if not matches:
+                raise ArbiterError(f"{args.db}: no matches recorded yet")
+            match_id = matches[-1]["id"]
+        if args.format == "csv":
+            sys.stdout.write(store.export_csv(match_id))
+        else:
+            print(json.dumps(store.export_json(match_id)), flush=True)
+    return 0

@@ -1,0 +1,151 @@
+"""The judge picks the legal explanation the evidence supports, or says why none fits."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from arbiter.tracker import ILLEGAL, MOVE, OPENING, SAME, TWO_MOVES, UNDO, Judge
+from engines import load_rules
+from engines.varanasi import random_setup
+from tests.tracker.fakes import FakeObservation
+
+COLOURS = ["blue", "green", "orange", "purple", "red", "yellow"]
+
+
+@pytest.fixture
+def varanasi():
+    return load_rules({"game": "varanasi"})
+
+
+def random_game(rules, seed: int, plies: int = 30) -> list:
+    rng = random.Random(seed)
+    states = [random_setup(rng, COLOURS, discs=rng.randint(12, 24))]
+    while len(states) <= plies and rules.legal_moves(states[-1]):
+        states.append(rules.apply(states[-1], rng.choice(rules.legal_moves(states[-1]))))
+    return states
+
+
+def seen(state) -> FakeObservation:
+    return FakeObservation(state.to_json())
+
+
+def started(rules, state) -> Judge:
+    judge = Judge(rules)
+    judge.apply(judge.judge(seen(state)))
+    return judge
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_move_of_a_random_game_is_inferred(varanasi, seed):
+    states = random_game(varanasi, seed)
+    judge = Judge(varanasi)
+    verdicts = []
+    for state in states:
+        verdict = judge.judge(seen(state))
+        judge.apply(verdict)
+        verdicts.append(verdict)
+    assert verdicts[0].kind == OPENING
+    assert [v.kind for v in verdicts[1:]] == [MOVE] * (len(states) - 1)
+    for before, after, verdict in zip(states, states[1:], verdicts[1:]):
+        assert varanasi.apply(before, verdict.moves[0]) == after
+    assert judge.state == states[-1]
+
+
+def test_unchanged_table_is_the_same_position(varanasi):
+    state = random_game(varanasi, 1, plies=0)[0]
+    judge = started(varanasi, state)
+    verdict = judge.judge(seen(state))
+    assert verdict.kind == SAME and verdict.moves == ()
+
+
+def test_a_missed_photo_is_explained_by_two_moves(varanasi):
+    states = random_game(varanasi, 2, plies=2)
+    judge = started(varanasi, states[0])
+    verdict = judge.judge(seen(states[2]))
+    assert verdict.kind == TWO_MOVES
+    assert varanasi.apply(varanasi.apply(states[0], verdict.moves[0]), verdict.moves[1]) == states[2]
+    transition = verdict.transition("a.jpg", "b.jpg")
+    assert transition["legal"] and transition["move"] is None and len(transition["moves"]) == 2
+
+
+def test_the_table_going_back_is_an_undo(varanasi):
+    states = random_game(varanasi, 3, plies=2)
+    judge = started(varanasi, states[0])
+    for state in states[1:]:
+        judge.apply(judge.judge(seen(state)))
+    verdict = judge.judge(seen(states[1]))
+    assert verdict.kind == UNDO
+    judge.apply(verdict)
+    assert judge.history == states[:2]
+
+
+def test_bigger_disc_on_smaller_is_illegal_with_the_engines_reason(varanasi):
+    start = varanasi.state_from_json({"game": "varanasi", "stacks": [["4red", "2blue"], ["3green"]]})
+    judge = started(varanasi, start)
+    verdict = judge.judge(FakeObservation({"game": "varanasi", "stacks": [["4red", "2blue", "3green"]]}))
+    assert verdict.kind == ILLEGAL
+    assert "3green" in verdict.reason and "2blue" in verdict.reason
+    transition = verdict.transition("a", "b")
+    assert transition["legal"] is False and transition["move"] is None
+    assert transition["state"]["stacks"] == [["4red", "2blue", "3green"]]
+    assert judge.state == start
+
+
+def test_an_uncertain_disc_does_not_hide_the_move(varanasi):
+    start = varanasi.state_from_json({"game": "varanasi", "stacks": [["4red", "2blue"], ["3green"], ["1red"]]})
+    judge = started(varanasi, start)
+    # The camera misreads 1red (on 2blue) as 1orange, but is unsure of that disc.
+    reading = {"game": "varanasi", "stacks": [["4red", "2blue", "1orange"], ["3green"]]}
+    verdict = judge.judge(FakeObservation(reading, confusable={"1orange": "1red"}))
+    assert verdict.kind == MOVE
+    assert verdict.moves[0].to_json() == {"move": "1red", "onto": "2blue"}
+
+
+def test_a_confident_misreading_is_not_forced_into_a_move(varanasi):
+    start = varanasi.state_from_json({"game": "varanasi", "stacks": [["4red", "2blue"], ["3green"], ["1red"]]})
+    judge = started(varanasi, start)
+    verdict = judge.judge(FakeObservation({"game": "varanasi", "stacks": [["4red", "2blue", "1orange"], ["3green"]]}))
+    assert verdict.kind == ILLEGAL
+
+
+def test_the_last_take_ends_the_set_with_the_engines_score(varanasi):
+    start = varanasi.state_from_json({"game": "varanasi", "stacks": [["4red"], ["2red"]]})
+    judge = started(varanasi, start)
+    verdict = judge.judge(FakeObservation({"game": "varanasi", "stacks": []}))
+    assert verdict.kind == MOVE and verdict.result == {"over": True, "winner": 0, "scores": {0: 2, 1: 0}}
+    judge.apply(verdict)
+    assert judge.over
+
+
+def test_wari_expects_the_standard_start():
+    wari = load_rules({"game": "wari"})
+    judge = Judge(wari)
+    moved = wari.apply(wari.start(), wari.legal_moves(wari.start())[0])
+    verdict = judge.judge(seen(moved))
+    assert verdict.kind == ILLEGAL and "standard start" in verdict.reason and verdict.state is None
+    verdict = judge.judge(seen(wari.start()))
+    assert verdict.kind == OPENING and verdict.state == wari.start()
+
+
+def test_wari_turn_passes_to_the_reading_after_an_illegal_move():
+    wari = load_rules({"game": "wari"})
+    judge = started(wari, wari.start())
+    assert judge.as_next_turn({"game": "wari", "pits": [4] * 12, "stores": [0, 0]})["to_move"] == "north"
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_every_move_of_a_random_wari_game_is_inferred(seed):
+    wari = load_rules({"game": "wari"})
+    rng = random.Random(seed)
+    states = [wari.start()]
+    while len(states) < 40 and wari.legal_moves(states[-1]):
+        states.append(wari.apply(states[-1], rng.choice(wari.legal_moves(states[-1]))))
+    judge = Judge(wari)
+    kinds = []
+    for state in states:
+        verdict = judge.judge(seen(state))
+        judge.apply(verdict)
+        kinds.append(verdict.kind)
+    assert kinds == [OPENING] + [MOVE] * (len(states) - 1)
+    assert judge.state == states[-1]

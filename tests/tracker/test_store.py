@@ -1,0 +1,126 @@
+"""The record store keeps everything committed, refuses to rewrite history and fails clearly."""
+from __future__ import annotations
+
+import csv
+import io
+import sqlite3
+
+import cv2
+import numpy as np
+import pytest
+
+from arbiter.store import Store, StoreError
+
+RULES = {"game": "wari", "variant": "pbmserv"}
+
+
+def board(n: int) -> dict:
+    return {"game": "wari", "pits": [n] * 12, "stores": [0, 0], "to_move": "south"}
+
+
+@pytest.fixture
+def store(tmp_path):
+    with Store(tmp_path / "arbiter.sqlite3") as s:
+        yield s
+
+
+def test_players_tournaments_matches_and_games(store):
+    alice, bob = store.add_player("Alice"), store.add_player(" Bob ")
+    with pytest.raises(StoreError, match="already exists"):
+        store.add_player("Alice")
+    tournament = store.add_tournament("Spring open")
+    match = store.new_match(RULES, [alice, bob], tournament)
+    first, second = store.new_game(match), store.new_game(match)
+    assert [p["name"] for p in store.players()] == ["Alice", "Bob"]
+    assert store.tournaments()[0]["name"] == "Spring open"
+    assert store.match(match)["players"] == [{"seat": 0, "id": alice, "name": "Alice"},
+                                             {"seat": 1, "id": bob, "name": "Bob"}]
+    assert [g["number"] for g in store.games(match)] == [1, 2]
+    assert store.unfinished_game("wari") == second
+    store.finish_game(second, {"over": True, "winner": "south", "scores": {"south": 25, "north": 23}})
+    assert store.unfinished_game("wari") == first
+    assert store.matches(tournament)[0]["id"] == match
+
+
+def test_unknown_ids_and_players_are_refused(store):
+    with pytest.raises(StoreError, match="no game with id 7"):
+        store.log(7, "move", board(4))
+    with pytest.raises(StoreError, match="unknown player"):
+        store.new_match(RULES, [42])
+    with pytest.raises(StoreError, match="unknown verdict"):
+        store.log(store.new_game(store.new_match(RULES)), "cheat", board(4))
+
+
+def test_history_follows_moves_undos_and_overrides(store):
+    game = store.new_game(store.new_match(RULES))
+    for verdict, n in [("start", 4), ("move", 5), ("move", 6), ("illegal", 9), ("undo", 5),
+                       ("move", 7), ("override", 8), ("restored", 8)]:
+        store.log(game, verdict, board(n))
+    assert [s["pits"][0] for s in store.game_history(game)] == [4, 5, 7, 8]
+
+
+def test_the_move_log_is_append_only(store):
+    game = store.new_game(store.new_match(RULES))
+    store.log(game, "start", board(4))
+    raw = sqlite3.connect(store.path)
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        raw.execute("UPDATE moves SET verdict='move'")
+    with pytest.raises(sqlite3.DatabaseError, match="append-only"):
+        raw.execute("DELETE FROM moves")
+    raw.close()
+
+
+def test_illegal_snapshots_are_saved_beside_the_database(store):
+    game = store.new_game(store.new_match(RULES))
+    before = np.zeros((30, 40, 3), np.uint8)
+    after = np.full((30, 40, 3), 200, np.uint8)
+    record = store.log(game, "illegal", board(4), reason="not your turn", snapshots=(before, after))
+    assert record.snapshot_before.startswith(str(store.snapshot_dir))
+    assert store.moves(game)[-1] == record
+    assert cv2.imread(record.snapshot_after).mean() > 150
+
+
+def test_everything_survives_reopening(tmp_path):
+    path = tmp_path / "a.sqlite3"
+    with Store(path) as first:
+        game = first.new_game(first.new_match(RULES))
+        first.log(game, "start", board(4))
+    with Store(path) as second:
+        assert second.game_history(game) == [board(4)]
+        assert second.unfinished_game("wari") == game
+
+
+def test_export_json_and_csv(store):
+    match = store.new_match(RULES, [store.add_player("Ann")])
+    game = store.new_game(match)
+    store.log(game, "start", board(4))
+    store.log(game, "move", board(5), move={"player": "south", "pit": "a"})
+    exported = store.export_json(match)
+    assert exported["games"][0]["moves"][1]["move"] == {"player": "south", "pit": "a"}
+    rows = list(csv.DictReader(io.StringIO(store.export_csv(match))))
+    assert [r["verdict"] for r in rows] == ["start", "move"]
+    assert '"pit":"a"' in rows[1]["move"]
+
+
+def test_a_corrupt_database_is_reported_in_one_line(tmp_path):
+    path = tmp_path / "broken.sqlite3"
+    path.write_bytes(b"this is not a database at all" * 200)
+    with pytest.raises(StoreError, match="not an Arbiter database or the file is corrupt") as error:
+        Store(path)
+    assert "\n" not in str(error.value)
+
+
+def test_a_full_disk_is_reported_and_nothing_half_written(store):
+    game = store.new_game(store.new_match(RULES))
+    store.log(game, "start", board(4))
+    pages = store._db.execute("PRAGMA page_count").fetchone()[0]
+    store._db.execute(f"PRAGMA max_page_count={pages}")  # the disk is now full
+    with pytest.raises(StoreError, match="disk is full.*NOT saved"):
+        for n in range(500):
+            store.log(game, "move", board(4), reason="x" * 4000)
+    assert store.game_history(game)[0] == board(4)
+
+
+def test_an_unwritable_location_is_reported(tmp_path):
+    with pytest.raises(StoreError, match="database error|unable to open"):
+        Store(tmp_path / "missing-folder" / "a.sqlite3")

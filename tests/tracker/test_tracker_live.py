@@ -1,0 +1,177 @@
+"""The live tracker: camera frames in, judged moves, alerts and corrections out, all on disk."""
+from __future__ import annotations
+
+import random
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from arbiter.store import Store
+from arbiter.tracker import ProfileMismatch, Tracker, open_game
+from device.cameras import CameraLost, Frame, SimulatedCamera
+from engines import ArbiterError, load_rules
+from engines.varanasi import random_setup
+from tests.tracker.fakes import ScriptedRecogniser, position_frame
+
+RULES = load_rules({"game": "varanasi"})
+PROFILE = {"game": "varanasi"}
+
+
+def game_states(seed: int, plies: int) -> list:
+    rng = random.Random(seed)
+    states = [random_setup(rng, ["blue", "green", "red", "yellow"], discs=10)]
+    for _ in range(plies):
+        states.append(RULES.apply(states[-1], rng.choice(RULES.legal_moves(states[-1]))))
+    return states
+
+
+def make_tracker(tmp_path, readings: list, **kwargs) -> tuple[Tracker, list]:
+    store = Store(tmp_path / "t.sqlite3")
+    kwargs.setdefault("recognize", ScriptedRecogniser(readings))
+    tracker = Tracker(RULES, PROFILE, store, open_game(store, RULES), **kwargs)
+    events = []
+    tracker.subscribe(events.append)
+    return tracker, events
+
+
+def show(tracker: Tracker, order: list[int]) -> None:
+    tracker.run(SimulatedCamera([position_frame(i) for i in order]))
+
+
+def of_type(events, kind) -> list:
+    return [e for e in events if e["type"] == kind]
+
+
+def test_a_game_is_judged_move_by_move_and_logged(tmp_path):
+    states = game_states(1, 6)
+    recogniser = ScriptedRecogniser([s.to_json() for s in states])
+    tracker, events = make_tracker(tmp_path, [], recognize=recogniser)
+    show(tracker, list(range(len(states))))
+    transitions = of_type(events, "transition")
+    assert [t["verdict"] for t in transitions] == ["start"] + ["move"] * 6
+    assert [t["state"] for t in transitions[1:]] == [s.to_json() for s in states[1:]]
+    assert {"hand", "stable"} <= {e["status"] for e in of_type(events, "status")}
+    log = tracker.store.moves(tracker.game_id)
+    assert [m.verdict for m in log] == ["start"] + ["move"] * 6
+    assert log[3].move == transitions[3]["move"]
+    assert recogniser.calls == len(states)  # one reading per settled position, none with a hand
+
+
+def test_an_illegal_move_is_alerted_with_snapshots_then_restored(tmp_path):
+    states = game_states(2, 2)
+    broken = {"game": "varanasi", "stacks": [list(t) for t in states[1].to_json()["stacks"]] + [["4purple"]]}
+    tracker, events = make_tracker(tmp_path, [s.to_json() for s in states] + [broken])
+    show(tracker, [0, 1, 3, 1, 2])
+    illegal = of_type(events, "illegal")
+    assert len(illegal) == 1 and "4purple" in illegal[0]["reason"] and illegal[0]["legal"] is False
+    assert Path(illegal[0]["snapshot_before"]).is_file() and Path(illegal[0]["snapshot_after"]).is_file()
+    assert len(of_type(events, "restored")) == 1
+    assert [t["verdict"] for t in of_type(events, "transition")] == ["start", "move", "move"]
+    assert tracker.judge.state == states[2]
+
+
+def test_players_accept_the_table_after_an_illegal_move(tmp_path):
+    start = {"game": "varanasi", "stacks": [["4red", "2blue"], ["3green"]]}
+    disc_added = {"game": "varanasi", "stacks": [["4red", "2blue"], ["3green"], ["1yellow"]]}
+    tracker, events = make_tracker(tmp_path, [start, disc_added])
+    with pytest.raises(ArbiterError, match="no illegal move"):
+        tracker.accept_table()
+    show(tracker, [0, 1])
+    assert of_type(events, "illegal")
+    tracker.accept_table()
+    assert tracker.judge.state.to_json() == {**disc_added, "to_move": 1}
+    assert [m.verdict for m in tracker.store.moves(tracker.game_id)] == ["start", "illegal", "accept"]
+
+
+def test_a_correction_is_recorded_as_an_override(tmp_path):
+    states = game_states(4, 1)
+    tracker, events = make_tracker(tmp_path, [s.to_json() for s in states])
+    show(tracker, [0])
+    tracker.set_position(states[1].to_json())
+    assert tracker.judge.state == states[1]
+    assert of_type(events, "override")[0]["position"] == states[1].to_json()
+    with pytest.raises(ArbiterError):
+        tracker.set_position({"game": "varanasi", "stacks": [["2red", "4red"]]})
+
+
+def test_a_restart_resumes_where_the_game_stood(tmp_path):
+    states = game_states(5, 4)
+    readings = [s.to_json() for s in states]
+    first, _ = make_tracker(tmp_path, readings)
+    show(first, [0, 1, 2])
+    first.store.close()
+    second, events = make_tracker(tmp_path, readings)
+    assert second.game_id == first.game_id and second.judge.state == states[2]
+    show(second, [2, 3, 4])
+    assert [t["verdict"] for t in of_type(events, "transition")] == ["move", "move"]
+    assert second.store.game_history(second.game_id)[-1] == states[4].to_json()
+
+
+def test_the_end_of_a_set_is_scored_and_a_cleared_table_starts_the_next(tmp_path):
+    start = {"game": "varanasi", "stacks": [["4red"], ["3blue", "1red"]]}
+    after_take = {"game": "varanasi", "stacks": [["3blue"]]}
+    empty = {"game": "varanasi", "stacks": []}
+    next_set = {"game": "varanasi", "stacks": [["4green", "2blue"], ["3red"]]}
+    tracker, events = make_tracker(tmp_path, [start, after_take, empty, next_set])
+    first_game = tracker.game_id
+    show(tracker, [0, 1, 2, 3])
+    over = of_type(events, "over")
+    assert len(over) == 1 and over[0]["result"] == {"over": True, "winner": 1, "scores": {0: 0, 1: 1}}
+    assert tracker.store.game(first_game)["result"]["winner"] == 1
+    assert tracker.game_id != first_game and tracker.judge.state.to_json()["stacks"] == next_set["stacks"]
+
+
+def test_no_board_for_too_long_means_the_profile_does_not_match(tmp_path):
+    tracker, events = make_tracker(tmp_path, [{"game": "varanasi", "stacks": [["4red"]]}], no_board_timeout=3.0)
+    dark = np.zeros_like(position_frame(0))
+    with pytest.raises(ProfileMismatch, match="no board found for 3 s"):
+        tracker.run(SimulatedCamera([dark] * 1, still_frames=60))
+    assert of_type(events, "status")[-1]["status"] == "no_board"
+
+
+class FlakyCamera:
+    """Loses the connection once, mid-game, then comes back."""
+
+    name = "flaky"
+
+    def __init__(self, frames):
+        self.frames = frames
+        self.index = 0
+        self.opened = 0
+
+    def open(self):
+        self.opened += 1
+
+    def read(self):
+        if self.index == 25 and self.opened == 1:
+            raise CameraLost("camera flaky stopped delivering frames")
+        if self.index >= len(self.frames):
+            return None
+        self.index += 1
+        return Frame(self.frames[self.index - 1], self.index / 10)
+
+    def close(self):
+        pass
+
+
+def test_a_lost_camera_is_reported_and_reopened_without_losing_the_game(tmp_path):
+    states = game_states(6, 2)
+    tracker, events = make_tracker(tmp_path, [s.to_json() for s in states])
+    frames = [position_frame(i) for i in (0, 1, 2) for _ in range(20)]
+    tracker.run(FlakyCamera(frames), reopen_delay=0.01)
+    assert [e["status"] for e in of_type(events, "camera")] == ["lost", "reopened"]
+    assert tracker.judge.state == states[2]
+
+
+def test_the_tracker_runs_on_a_background_thread(tmp_path):
+    states = game_states(7, 2)
+    tracker, _ = make_tracker(tmp_path, [s.to_json() for s in states])
+    done = threading.Event()
+    tracker.subscribe(lambda e: done.set() if e.get("verdict") == "move" and e["state"] == states[2].to_json()
+                      else None)
+    tracker.start(SimulatedCamera([position_frame(i) for i in range(3)]))
+    assert done.wait(10)
+    tracker.stop()
+    assert tracker.snapshot()["position"] == states[2].to_json()
