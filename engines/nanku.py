@@ -42,7 +42,7 @@ def _where(cell: Cell) -> str:
     return f"({cell[0]},{cell[1]},{cell[2]})"
 
 
-def other(colour: str) -> str:
+def opponent(colour: str) -> str:
     return BLACK if colour == WHITE else WHITE
 
 
@@ -166,11 +166,11 @@ def _touches(cells: Iterable[Cell], colour_at: Mapping[Cell, str]) -> bool:
 
 def _winner(state: NankuState) -> str | None:
     if state.collapsed is not None:
-        return other(state.collapsed)
+        return opponent(state.collapsed)
     colours = {colour for colour, _ in state.lines}
     if len(colours) == 2:
         # One placement completed both colours' lines: the player who placed it wins.
-        return other(state.to_move)
+        return opponent(state.to_move)
     return colours.pop() if colours else None
 
 
@@ -191,13 +191,17 @@ def _int(value: Any, what: str, error: type[Exception]) -> int:
     return value
 
 
+def _colour_from_json(value: Any, what: str, error: type[Exception]) -> str:
+    if value not in COLOURS:
+        raise error(f"{what} must be \"white\" or \"black\", got {value!r}")
+    return value
+
+
 def _cube_from_json(obj: Any, error: type[Exception]) -> Cube:
     if not isinstance(obj, list) or len(obj) != 4:
         raise error(f"a cube is [x, y, z, \"white\"|\"black\"], got {obj!r}")
     x, y, z = (_int(v, f"cube coordinate {name}", error) for v, name in zip(obj, "xyz"))
-    colour = obj[3]
-    if colour not in COLOURS:
-        raise error(f"cube colour must be \"white\" or \"black\", got {colour!r}")
+    colour = _colour_from_json(obj[3], "cube colour", error)
     if z < 0:
         raise error(f"cube at {_where((x, y, z))} is below the table (z must be 0 or more)")
     return Cube(x, y, z, colour)
@@ -216,12 +220,6 @@ def _piece(first: Cube, second: Cube, error: type[Exception]) -> Piece:
     if distance != 1:
         raise error(f"cubes at {_where(first.cell)} and {_where(second.cell)} of one piece do not share a face")
     return Piece(first, second) if first.colour == WHITE else Piece(second, first)
-
-
-def _colour_from_json(value: Any, what: str, error: type[Exception]) -> str:
-    if value not in COLOURS:
-        raise error(f"{what} must be \"white\" or \"black\", got {value!r}")
-    return value
 
 
 def _structure_problem(pieces: tuple[Piece, ...]) -> str | None:
@@ -253,7 +251,7 @@ def _structure_problem(pieces: tuple[Piece, ...]) -> str | None:
                 frontier.append(neighbour)
     for piece in pieces:
         if piece.white.cell not in reached:
-            return f"{piece} touches no piece of the structure"
+            return f"{piece} is cut off from the rest of the structure"
     return None
 
 
@@ -364,7 +362,7 @@ class NankuRules:
         problem = self.placement_problem(state, move.piece)
         if problem is not None:
             raise IllegalMove(problem)
-        return NankuState(tuple(sorted(state.pieces + (move.piece,))), other(state.to_move))
+        return NankuState(tuple(sorted(state.pieces + (move.piece,))), opponent(state.to_move))
 
     def is_over(self, state: NankuState) -> bool:
         return _end_reason(state) is not None
@@ -376,7 +374,7 @@ class NankuRules:
         winner = _winner(state)
         if winner is None:
             return Outcome(True, None, {WHITE: 0.5, BLACK: 0.5})
-        return Outcome(True, winner, {winner: 1, other(winner): 0})
+        return Outcome(True, winner, {colour: int(colour == winner) for colour in COLOURS})
 
     def explain(self, before: NankuState, after: NankuState) -> Explanation:
         """The one move (a placement or a collapse) turning `before` into `after`, found from the

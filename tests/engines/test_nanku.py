@@ -277,7 +277,7 @@ def test_legal_moves_around_one_standing_piece_counted_by_hand():
     ([[[0, 0, 0, "white"], [1, 0, 0, "white"]]], r"two white cubes in one piece, at \(0,0,0\) and \(1,0,0\)"),
     ([[[0, 0, 0, "white"], [1, 0, 0, "black"]], [[1, 0, 0, "white"], [2, 0, 0, "black"]]], r"two cubes at \(1,0,0\)"),
     ([[[0, 0, 0, "white"], [1, 0, 0, "black"]], [[1, 0, 1, "white"], [2, 0, 1, "black"]]], r"cube at \(2,0,1\) has nothing under it"),
-    ([[[0, 0, 0, "white"], [1, 0, 0, "black"]], [[3, 0, 0, "white"], [4, 0, 0, "black"]]], r"\(3,0,0\)-\(4,0,0\) touches no piece"),
+    ([[[0, 0, 0, "white"], [1, 0, 0, "black"]], [[3, 0, 0, "white"], [4, 0, 0, "black"]]], r"\(3,0,0\)-\(4,0,0\) is cut off"),
     ([[[0, 0, -1, "white"], [0, 0, 0, "black"]]], r"\(0,0,-1\) is below the table"),
     ([[[0, 0, 0, "red"], [1, 0, 0, "black"]]], "colour"),
     ([[[0, 0.5, 0, "white"], [1, 0, 0, "black"]]], "integer"),

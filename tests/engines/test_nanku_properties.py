@@ -7,9 +7,8 @@ from engines.nanku import FACE_STEPS, SUPPLY, Cube, NankuRules, Piece, Place
 RULES = NankuRules()
 
 
-def shifted(move, dx, dy):
-    white, black = move.piece.cubes
-    return Place(Piece(white._replace(x=white.x + dx, y=white.y + dy), black._replace(x=black.x + dx, y=black.y + dy)))
+def shifted(piece, dx, dy):
+    return Piece(*(cube._replace(x=cube.x + dx, y=cube.y + dy) for cube in piece.cubes))
 
 
 def assert_physically_sound(state):
@@ -42,7 +41,7 @@ def test_random_legal_play_keeps_every_invariant_and_explains_each_move(data, dx
         assert moves and len(set(moves)) == len(moves)
         move = data.draw(st.sampled_from(moves))
         if not state.pieces:
-            move = shifted(move, dx, dy)  # the first piece may go anywhere on the table
+            move = Place(shifted(move.piece, dx, dy))  # the first piece may go anywhere on the table
         after = RULES.apply(state, move)
 
         assert_physically_sound(after)
@@ -69,6 +68,20 @@ def test_every_listed_move_applies_and_is_explained_as_itself(data, plies):
         state = RULES.apply(state, data.draw(st.sampled_from(RULES.legal_moves(state))))
     for move in RULES.legal_moves(state):
         assert RULES.explain(state, RULES.apply(state, move)).moves == (move,)
+
+
+@settings(max_examples=10, deadline=None)
+@given(data=st.data(), plies=st.integers(1, 10), dx=st.integers(-9, 9), dy=st.integers(-9, 9))
+def test_legal_moves_follow_the_structure_across_the_table(data, plies, dx, dy):
+    state = RULES.start()
+    for _ in range(plies):
+        if RULES.is_over(state):
+            break
+        state = RULES.apply(state, data.draw(st.sampled_from(RULES.legal_moves(state))))
+    moved = RULES.state_from_json(
+        {"game": "nanku", "pieces": [shifted(piece, dx, dy).to_json() for piece in state.pieces]}
+    )
+    assert set(RULES.legal_moves(moved)) == {Place(shifted(m.piece, dx, dy)) for m in RULES.legal_moves(state)}
 
 
 @given(st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3), st.integers(0, 3),
