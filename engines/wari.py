@@ -71,8 +71,12 @@ def pit_name(index: int) -> str:
     return f"{PLAYERS[index // ROW].capitalize()}'s pit {PIT_LETTERS[index % ROW]}"
 
 
-def _row(mover: int) -> range:
-    return range(mover * ROW, mover * ROW + ROW)
+def _row(player: int) -> range:
+    return range(player * ROW, player * ROW + ROW)
+
+
+def _row_seeds(pits: tuple[int, ...], player: int) -> int:
+    return sum(pits[player * ROW:player * ROW + ROW])
 
 
 @dataclass(frozen=True)
@@ -86,6 +90,9 @@ class WariMove:
 
     def to_json(self) -> dict:
         return {"player": PLAYERS[self.player], "pit": PIT_LETTERS[self.pit]}
+
+
+_MOVES = tuple(WariMove(i // ROW, i % ROW) for i in range(PITS))
 
 
 @dataclass(frozen=True)
@@ -212,7 +219,7 @@ class WariRules:
         if self._score_ended(state) or state.position in state.seen:
             return []
         mover = state.mover
-        moves = [WariMove(mover, i - mover * ROW) for i in _row(mover) if state.pits[i]]
+        moves = [_MOVES[i] for i in _row(mover) if state.pits[i]]
         if self.variant.grand_slam == "illegal":
             moves = [m for m in moves if not self._sow(state, m.index).grand_slam]
         if self._must_feed_now(state):
@@ -239,12 +246,11 @@ class WariRules:
         return WariState(sowing.pits, sowing.stores, 1 - state.mover, seen)
 
     def _must_feed_now(self, state: WariState) -> bool:
-        return self.variant.must_feed is not None and not any(
-            state.pits[i] for i in _row(1 - state.mover))
+        return self.variant.must_feed is not None and not _row_seeds(state.pits, 1 - state.mover)
 
     @staticmethod
     def _feeds(sowing: _Sowing, mover: int) -> bool:
-        return any(sowing.pits[i] for i in _row(1 - mover))
+        return _row_seeds(sowing.pits, 1 - mover) > 0
 
     def _refusal(self, state: WariState, move: WariMove, sowing: _Sowing) -> str:
         """Why the rules forbid a sown move that is not among the legal ones."""
@@ -268,9 +274,8 @@ class WariRules:
         grand_slam = False
         if variant.capture_side == "any" or last // ROW != mover:
             taken = self._chain(pits, last, mover)
-            opponent_row = _row(1 - mover)
-            grand_slam = any(i // ROW != mover for i in taken) and not any(
-                pits[i] for i in opponent_row if i not in taken)
+            grand_slam = any(i // ROW != mover for i in taken) and all(
+                i in taken or not pits[i] for i in _row(1 - mover))
             if not (grand_slam and variant.grand_slam == "nothing"):
                 stores[mover] += sum(pits[i] for i in taken)
                 for i in taken:
@@ -345,7 +350,7 @@ class WariRules:
             return Outcome(False, None, dict(zip(PLAYERS, scores)))
         if leftover == "sides":
             for player in (0, 1):
-                scores[player] += sum(state.pits[i] for i in _row(player))
+                scores[player] += _row_seeds(state.pits, player)
         if winner is None and scores[0] != scores[1]:
             winner = PLAYERS[0] if scores[0] > scores[1] else PLAYERS[1]
         return Outcome(True, winner, dict(zip(PLAYERS, scores)))
@@ -377,7 +382,7 @@ class WariRules:
 
     def _forbidden(self, before: WariState, board: tuple, legal: list) -> str | None:
         for i in _row(before.mover):
-            move = WariMove(before.mover, i - before.mover * ROW)
+            move = _MOVES[i]
             if before.pits[i] and move not in legal:
                 sowing = self._sow(before, i)
                 if (sowing.pits, sowing.stores) == board:
@@ -411,7 +416,7 @@ class WariRules:
             if sowing.pits[i] != pits[i]:
                 return (f"{pit_name(i)} should hold {sowing.pits[i]} seeds {sown}, "
                         f"the board shows {pits[i]}")
-        player = next(p for p in (0, 1) if sowing.stores[p] != stores[p])
+        player = next(p for p in (move.player, 1 - move.player) if sowing.stores[p] != stores[p])
         return (f"{PLAYERS[player].capitalize()}'s store should hold {sowing.stores[player]} seeds "
                 f"{sown}, the board shows {stores[player]}")
 
