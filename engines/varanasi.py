@@ -43,7 +43,7 @@ _DISC_CODE = re.compile(rf"(\d+)({_COLOUR})")
 
 
 class Disc(NamedTuple):
-    """One disc; tuples order by size first, so a sorted tower list is canonical."""
+    """One disc. Codes are unique in a set, so tuple order sorts towers into one canonical order."""
 
     size: int
     colour: str
@@ -135,7 +135,8 @@ class VaranasiState:
     @cached_property
     def places(self) -> dict:
         """Disc -> (index of its tower in `stacks`, 0-based level)."""
-        return {disc: (index, level) for index, tower in enumerate(self.stacks) for level, disc in enumerate(tower)}
+        return {disc: (index, level)
+                for index, tower in enumerate(self.stacks) for level, disc in enumerate(tower)}
 
     def to_json(self) -> dict:
         obj = {"game": "varanasi", "stacks": [[str(d) for d in tower] for tower in self.stacks],

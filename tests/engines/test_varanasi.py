@@ -5,7 +5,7 @@ import pytest
 
 from engines import check_record, load_rules
 from engines.errors import IllegalMove, MoveError, RulesError, StateError
-from engines.varanasi import Disc, Relocate, Take, VaranasiRules, VaranasiState
+from engines.varanasi import Disc, Relocate, Take
 
 
 def rules(**options):
@@ -210,7 +210,8 @@ def test_nestor_needs_the_top_disc_to_rise_wiki_needs_a_higher_tower(relocation,
      "2blue may not rest on 2green: a disc only goes on a bigger one"),
     ([["4red", "2blue"], ["4green", "3green"]], ("2blue", "4green"),
      "4green is covered by 3green; a part only goes on top of a tower"),
-    ([["4red", "2blue", "1red"]], ("1red", "2blue"), "1red and 2blue are in the same tower; a part goes onto another tower"),
+    ([["4red", "2blue", "1red"]], ("1red", "2blue"),
+     "1red and 2blue are in the same tower; a part goes onto another tower"),
     ([["4red", "2blue"]], ("1red", "2blue"), "1red is not on the table"),
     ([["4red", "2blue"]], ("2blue", "3red"), "3red is not on the table"),
 ])
