@@ -1,0 +1,98 @@
+"""Move inference over the rendered bench sessions: what `arbiter replay` gets right.
+
+For every session in ../shared/bench/{varanasi,wari}/S*: calibrate from the session's calibration
+(or start) photo, replay the photographed game seq*.jpg and compare each judged transition with the
+true move; then judge every illegal pair (before -> after). Prints, per session and in total:
+moves inferred correctly / total, false illegal alarms, illegal pairs flagged / total, seconds.
+
+    python3 benchmarks/bench_tracker.py [BENCH_DIR]
+"""
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+from arbiter.tracker import replay
+from engines import load_rules
+from engines.errors import ArbiterError
+from vision.io import read_image
+
+DEFAULT_BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench"
+
+
+def image_of(item) -> str:
+    return item["image"] if isinstance(item, dict) else item
+
+
+def calibrate_session(game: str, folder: Path, truth: dict) -> dict:
+    if game == "varanasi":
+        from calibration.varanasi import calibrate
+
+        return calibrate(read_image(folder / image_of(truth["calibration"])), truth["pieceset"])
+    from calibration.wari import calibrate
+
+    return calibrate(read_image(folder / image_of(truth["start"])))
+
+
+def session_rules(game: str, truth: dict):
+    return load_rules({"game": "wari", "variant": truth["variant"]} if game == "wari" else {"game": "varanasi"})
+
+
+def bench_session(game: str, folder: Path) -> dict:
+    truth = json.loads((folder / "truth.json").read_text())
+    started = time.perf_counter()
+    profile = calibrate_session(game, folder, truth)
+    rules = session_rules(game, truth)
+    sequence = truth["sequence"]
+    paths = [str(folder / item["image"]) for item in sequence]
+    correct, false_alarms, wrong = 0, 0, []
+    for index, transition in enumerate(replay(profile, rules, paths)):
+        expected = sequence[index]["next_move"]
+        if not transition["legal"]:
+            false_alarms += 1
+            wrong.append(f"{sequence[index + 1]['image']}: false alarm: {transition['reason']}")
+        elif transition["move"] == expected:
+            correct += 1
+        else:
+            wrong.append(f"{sequence[index + 1]['image']}: inferred {transition['moves']} for {expected}")
+    pairs = truth.get("illegal_pairs", [])
+    flagged = 0
+    for pair in pairs:
+        (transition,) = replay(profile, rules, [str(folder / pair["before"]["image"]),
+                                                str(folder / pair["after"]["image"])])
+        if transition["legal"]:
+            wrong.append(f"{pair['after']['image']}: {pair['kind']} not flagged ({transition['verdict']})")
+        else:
+            flagged += 1
+    return {"session": f"{game}/{folder.name}", "moves": len(sequence) - 1, "correct": correct,
+            "false_alarms": false_alarms, "pairs": len(pairs), "flagged": flagged,
+            "seconds": time.perf_counter() - started, "wrong": wrong}
+
+
+def main(argv: list[str]) -> int:
+    bench = Path(argv[1]) if len(argv) > 1 else DEFAULT_BENCH
+    totals = {"moves": 0, "correct": 0, "false_alarms": 0, "pairs": 0, "flagged": 0, "seconds": 0.0}
+    for game in ("varanasi", "wari"):
+        for folder in sorted((bench / game).glob("S*")):
+            try:
+                result = bench_session(game, folder)
+            except ArbiterError as exc:
+                print(f"{game}/{folder.name}: failed: {exc}")
+                continue
+            for key in totals:
+                totals[key] += result[key]
+            print(f"{result['session']}: moves {result['correct']}/{result['moves']}, "
+                  f"false alarms {result['false_alarms']}, illegal pairs flagged "
+                  f"{result['flagged']}/{result['pairs']}, {result['seconds']:.1f} s")
+            for line in result["wrong"]:
+                print(f"    {line}")
+    print(f"total: moves inferred {totals['correct']}/{totals['moves']}, false illegal alarms "
+          f"{totals['false_alarms']}, illegal pairs flagged {totals['flagged']}/{totals['pairs']}, "
+          f"{totals['seconds']:.1f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
