@@ -385,6 +385,8 @@ class VaranasiRules:
         source_index, level = places[move.part]
         dest_index, dest_level = places[move.onto]
         source, dest = state.stacks[source_index], state.stacks[dest_index]
+        if move.part == move.onto:
+            return f"{move.part} cannot go onto itself"
         if source_index == dest_index:
             return f"{move.part} and {move.onto} are in the same tower; a part goes onto another tower"
         if dest_level != len(dest) - 1:

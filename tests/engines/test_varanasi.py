@@ -212,6 +212,7 @@ def test_nestor_needs_the_top_disc_to_rise_wiki_needs_a_higher_tower(relocation,
      "4green is covered by 3green; a part only goes on top of a tower"),
     ([["4red", "2blue", "1red"]], ("1red", "2blue"),
      "1red and 2blue are in the same tower; a part goes onto another tower"),
+    ([["4red", "2blue"]], ("2blue", "2blue"), "2blue cannot go onto itself"),
     ([["4red", "2blue"]], ("1red", "2blue"), "1red is not on the table"),
     ([["4red", "2blue"]], ("2blue", "3red"), "3red is not on the table"),
 ])
