@@ -214,3 +214,19 @@ def standings(entrants: Sequence[str], results: Iterable[Result], byes: Iterable
     rows.sort(key=lambda row: (-row["points"], -row["buchholz"], -row["sonneborn_berger"],
                                -row["score_difference"], row["entrant"]))
     return [Standing(rank=index, **row) for index, row in enumerate(rows, 1)]
+
+
+def number_rounds(games: Sequence[tuple[int, Sequence[str]]]) -> dict[int, int]:
+    """Round numbers of games listed in the order they were paired, as {game id: round}.
+
+    Each game is (id, entrants seated, a bye seating one). Every entrant plays once per round, byes
+    included, so a game belongs to the round after the latest round any of its entrants played in.
+    """
+    last_round: dict[str, int] = {}
+    rounds = {}
+    for game_id, seated in games:
+        number = 1 + max((last_round.get(name, 0) for name in seated), default=0)
+        rounds[game_id] = number
+        for name in seated:
+            last_round[name] = number
+    return rounds

@@ -9,6 +9,7 @@ from arbiter.tournament import (
     BYE_POINTS,
     Result,
     TournamentError,
+    number_rounds,
     round_robin,
     standings,
     swiss_round,
@@ -145,3 +146,14 @@ def test_a_bye_counts_as_a_win_without_tie_break():
 def test_standings_refuse_results_for_strangers():
     with pytest.raises(TournamentError, match="unknown entrant 'Zed'"):
         standings(["A", "B"], [Result(1, "A", "Zed", 1, 0)])
+
+
+def test_rounds_are_recovered_from_the_order_games_were_paired():
+    schedule = round_robin(names(5))
+    games, expected = [], {}
+    for pairings in schedule:
+        for pairing in pairings:
+            game_id = len(games) + 1
+            games.append((game_id, [n for n in (pairing.home, pairing.away) if n]))
+            expected[game_id] = pairing.round
+    assert number_rounds(games) == expected
