@@ -62,16 +62,16 @@ def pieceset_of(profile: dict) -> dict:
     return pieceset
 
 
-def render_position(state_json: dict, profile: dict, seed: int):
-    """A synthetic camera picture of a position (the vision engineers' renderers)."""
+def render_position(state_json: dict, profile: dict, session: int, shot: int = 0):
+    """A synthetic picture of a position: `session` fixes camera, lamp and table, `shot` the noise."""
     if state_json["game"] == "varanasi":
         from device.synthetic_varanasi import render_table
 
-        return render_table(state_json["stacks"], pieceset_of(profile), seed=seed)
+        return render_table(state_json["stacks"], pieceset_of(profile), seed=session * 1000 + shot)
     if state_json["game"] == "wari":
         from device.synthetic_wari import render_board
 
-        return render_board(state_json["pits"], state_json["stores"], seed=seed)
+        return render_board(state_json["pits"], state_json["stores"], seed=shot, session=session)
     raise ArbiterError(f"no simulated table for {state_json['game']}")
 
 
@@ -86,8 +86,8 @@ def simulated_camera(spec: str, rules, profile: dict, realtime: bool = True):
         raise CameraError(f"camera {spec!r}: the seed must be a whole number, e.g. sim:{game}:7")
     seed = int(seed_text or 0)
     states = scripted_positions(rules, simulated_opening(rules, profile, random.Random(seed)), SIM_PLIES, seed)
-    # One rendering seed for the whole game: the camera, lamp and board stay put during a session.
-    pictures = [render_position(state.to_json(), profile, seed) for state in states]
+    # One session for the whole game: the camera, lamp and board stay put while it is played.
+    pictures = [render_position(state.to_json(), profile, seed, shot) for shot, state in enumerate(states)]
     return SimulatedCamera(pictures, seed=seed, realtime=realtime, name=spec)
 
 
