@@ -255,6 +255,47 @@ def _structure_problem(pieces: tuple[Piece, ...]) -> str | None:
     return None
 
 
+def _changed_cube(before: NankuState, after: NankuState) -> str | None:
+    """What happened to the first cube of `before` that `after` does not hold in the same place."""
+    for cell, colour in sorted(before.colour_at.items()):
+        now = after.colour_at.get(cell)
+        if now is None:
+            return f"the {colour} cube at {_where(cell)} was moved or taken away"
+        if now != colour:
+            return f"the cube at {_where(cell)} turned from {colour} to {now}"
+    return None
+
+
+def _turned(cell: Cell, quarters: int, dx: int = 0, dy: int = 0) -> Cell:
+    """The cell after `quarters` quarter turns about the vertical axis through the origin, then a
+    shift by (dx, dy) on the table."""
+    x, y, z = cell
+    for _ in range(quarters):
+        x, y = -y, x
+    return (x + dx, y + dy, z)
+
+
+def _frames_keeping(before: NankuState, after: NankuState) -> list[NankuState]:
+    """`after` turned and shifted on the table in every way that puts each cube of `before` back
+    where it was (the same cube in every way when `after` is symmetric)."""
+    anchor = min(before.colour_at)
+    frames = {}
+    for quarters in range(4):
+        turned = {_turned(cell, quarters): colour for cell, colour in after.colour_at.items()}
+        for (x, y, z), colour in turned.items():
+            dx, dy = anchor[0] - x, anchor[1] - y
+            if (z, colour) != (anchor[2], before.colour_at[anchor]) or any(
+                turned.get(_turned(cell, 0, -dx, -dy)) != kept for cell, kept in before.colour_at.items()
+            ):
+                continue
+            pieces = tuple(sorted(
+                Piece(*(Cube(*_turned(cube.cell, quarters, dx, dy), cube.colour) for cube in piece.cubes))
+                for piece in after.pieces
+            ))
+            frames[pieces] = NankuState(pieces, after.to_move, after.collapsed)
+    return list(frames.values())
+
+
 class NankuRules:
     """The Nanku engine; see engines/base.py for the Rules protocol."""
 
@@ -377,25 +418,36 @@ class NankuRules:
         return Outcome(True, winner, {colour: int(colour == winner) for colour in COLOURS})
 
     def explain(self, before: NankuState, after: NankuState) -> Explanation:
-        """The one move (a placement or a collapse) turning `before` into `after`, found from the
-        cubes that differ rather than from `legal_moves`, so a first piece anywhere is explained."""
+        """The move (a placement or a collapse) turning `before` into `after`, found from the cubes
+        that differ rather than from `legal_moves`, so a first piece anywhere is explained.
+
+        Players may turn or slide the whole structure during their turn, so when `after` does not
+        keep every cube of `before` in place, it is also compared turned by quarter turns about a
+        vertical axis and shifted on the table; moves found that way are given in `before`'s frame.
+        """
         if before == after:
             return Explanation(False, reason="nothing changed")
         ended = _end_reason(before)
         if ended is not None:
             return Explanation(False, reason=f"the game was already over: {ended}")
-        for cell, colour in sorted(before.colour_at.items()):
-            now = after.colour_at.get(cell)
-            if now is None:
-                return Explanation(False, reason=f"the {colour} cube at {_where(cell)} was moved or taken away")
-            if now != colour:
-                return Explanation(False, reason=f"the cube at {_where(cell)} turned from {colour} to {now}")
+        change = _changed_cube(before, after)
+        frames = [after] if change is None else _frames_keeping(before, after)
+        if not frames:
+            return Explanation(False, reason=change)
+        explanations = [self._explain_in_place(before, frame) for frame in frames]
+        moves = tuple(dict.fromkeys(move for e in explanations for move in e.moves))
+        return Explanation(True, moves) if moves else explanations[0]
+
+    def _explain_in_place(self, before: NankuState, after: NankuState) -> Explanation:
+        """`explain` for an `after` that keeps every cube of `before` where it was."""
         new_cubes = sorted(Cube(*cell, colour) for cell, colour in after.colour_at.items()
                            if cell not in before.colour_at)
         if len(new_cubes) > 2:
             # Both states hold whole pieces and keep every old cube, so the new cubes come in pairs.
             return Explanation(False, reason=f"{len(new_cubes) // 2} pieces appeared: a turn places one")
         if not new_cubes and after.collapsed is None:
+            if after.pieces == before.pieces:
+                return Explanation(False, reason="the structure was only turned or shifted: no piece was placed")
             return Explanation(False, reason="no piece was added, but the cubes are paired differently")
         try:
             move = Place(_piece(*new_cubes, error=IllegalMove)) if new_cubes else Collapse(after.collapsed)

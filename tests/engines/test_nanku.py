@@ -395,6 +395,32 @@ def test_explain_re_paired_cubes():
     assert RULES.explain(before, play(((2, 0, 0), (2, 0, 1)), start=before)).legal
 
 
+def turned_json(state, dx, dy):
+    """The state's JSON after a quarter turn of the table, (x, y) -> (-y, x), and a shift."""
+    return {**state.to_json(), "pieces": [[[-y + dx, x + dy, z, colour] for x, y, z, colour in piece]
+                                          for piece in state.to_json()["pieces"]]}
+
+
+def test_explain_sees_through_a_turned_and_shifted_structure():
+    before = play(*STAIRCASE[:3])
+    move = Place(piece((0, 1, 0), (0, 2, 0)))
+    after = RULES.state_from_json(turned_json(RULES.apply(before, move), 6, -2))
+    assert after.colour_at != RULES.apply(before, move).colour_at
+    assert RULES.explain(before, after).to_json() == {"legal": True, "moves": [move.to_json()], "reason": None}
+    only_turned = RULES.state_from_json(turned_json(before, 6, -2))
+    assert RULES.explain(before, only_turned).reason == "the structure was only turned or shifted: no piece was placed"
+
+
+def test_explain_keeps_the_unturned_reading_of_a_symmetric_structure():
+    # Half a turn about (0.5, 0.5, z) maps these two pieces onto themselves, so the new piece reads
+    # as placed where it appears, not turned back.
+    before = play(((0, 0, 0), (1, 0, 0)), ((1, 1, 0), (0, 1, 0)))
+    after = RULES.apply(before, Place(piece((2, 0, 0), (2, 1, 0))))
+    half_turned = RULES.state_from_json(turned_json(RULES.state_from_json(turned_json(after, 0, 0)), 1, 1))
+    assert half_turned.colour_at[(-1, 1, 0)] == "white"
+    assert RULES.explain(before, half_turned).moves == (Place(piece((-1, 1, 0), (-1, 0, 0))),)
+
+
 def test_explain_names_every_legal_successor_in_a_position():
     state = play(*STAIRCASE[:3])
     for move in RULES.legal_moves(state):

@@ -11,6 +11,19 @@ def shifted(piece, dx, dy):
     return Piece(*(cube._replace(x=cube.x + dx, y=cube.y + dy) for cube in piece.cubes))
 
 
+def turned(state, quarters, dx, dy):
+    """The state's JSON seen after turning the table by quarter turns and sliding it by (dx, dy)."""
+    pieces = []
+    for piece in state.to_json()["pieces"]:
+        cubes = []
+        for x, y, z, colour in piece:
+            for _ in range(quarters):
+                x, y = -y, x
+            cubes.append([x + dx, y + dy, z, colour])
+        pieces.append(cubes)
+    return {**state.to_json(), "pieces": pieces}
+
+
 def assert_physically_sound(state):
     cells = state.colour_at
     assert len(state.pieces) <= SUPPLY
@@ -47,6 +60,12 @@ def test_random_legal_play_keeps_every_invariant_and_explains_each_move(data, dx
         assert_physically_sound(after)
         assert RULES.state_from_json(after.to_json()) == after
         assert RULES.explain(state, after).moves == (move,)
+        seen_turned = RULES.state_from_json(turned(after, data.draw(st.integers(1, 3)), dx, dy))
+        explanation = RULES.explain(state, seen_turned)
+        assert explanation.legal
+        # A symmetric structure (or the empty table) may look unmoved: then it is read in place.
+        in_place = all(seen_turned.colour_at.get(cell) == colour for cell, colour in state.colour_at.items())
+        assert in_place or move in explanation.moves
         # Placing only covers faces, so any line it makes runs through the piece just placed.
         for _, cells in after.lines:
             assert set(cells) & set(move.piece.cells)
