@@ -221,7 +221,9 @@ class WariRules:
         mover = state.mover
         moves = [_MOVES[i] for i in _row(mover) if state.pits[i]]
         if self.variant.grand_slam == "illegal":
-            moves = [m for m in moves if not self._sow(state, m.index).grand_slam]
+            # Only a move reaching the opponent's row can capture there: sow just those.
+            moves = [m for m in moves if state.pits[m.index] < ROW - m.pit
+                     or not self._sow(state, m.index).grand_slam]
         if self._must_feed_now(state):
             feeding = [m for m in moves if self._feeds(self._sow(state, m.index), mover)]
             if feeding or self.variant.must_feed == "or-end":

@@ -6,11 +6,9 @@ left on the board into the scores, which this engine reports through `outcome().
 """
 import random
 
-import pytest
+import pyspiel  # the open-spiel test extra: pip install -e '.[test]'
 
 from engines import load_rules
-
-pyspiel = pytest.importorskip("pyspiel", reason="open-spiel is a test extra: pip install -e '.[test]'")
 
 ABAPA = load_rules({"game": "wari", "variant": "abapa"})
 PBMSERV = load_rules({"game": "wari", "variant": "pbmserv"})

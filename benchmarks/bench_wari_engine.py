@@ -1,0 +1,89 @@
+"""Random Wari playouts per second: this engine (every variant) beside OpenSpiel's `oware`.
+
+Also times `explain` on a legal and on a miscounted board, since the tracker calls it on every
+recognised frame. Run: python3 benchmarks/bench_wari_engine.py [--seconds S]
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import pyspiel
+
+from engines import load_rules
+from engines.wari import VARIANTS, WariState
+
+
+def arbiter_playouts(rules, rng: random.Random, seconds: float) -> tuple[float, float]:
+    """Games and plies per second of uniformly random play."""
+    games = plies = 0
+    began = time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        state = rules.start()
+        moves = rules.legal_moves(state)
+        while moves:
+            state = rules.apply(state, rng.choice(moves))
+            moves = rules.legal_moves(state)
+            plies += 1
+        games += 1
+    elapsed = time.perf_counter() - began
+    return games / elapsed, plies / elapsed
+
+
+def openspiel_playouts(rng: random.Random, seconds: float) -> tuple[float, float]:
+    game = pyspiel.load_game("oware")
+    games = plies = 0
+    began = time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions()))
+            plies += 1
+        games += 1
+    elapsed = time.perf_counter() - began
+    return games / elapsed, plies / elapsed
+
+
+def explain_microseconds(rules, rng: random.Random, calls: int) -> tuple[float, float]:
+    """Mean time of explain on a legal successor and on the same board with one seed moved."""
+    pairs = []
+    state = rules.start()
+    while len(pairs) < calls:
+        moves = rules.legal_moves(state)
+        if not moves:
+            state = rules.start()
+            continue
+        after = rules.apply(state, rng.choice(moves))
+        pits = list(after.pits)
+        source = next(i for i in range(12) if pits[i])
+        pits[source] -= 1
+        pits[(source + 5) % 12] += 1
+        pairs.append((state, after, WariState(tuple(pits), after.stores, after.mover)))
+        state = after
+    timings = []
+    for column in (1, 2):
+        began = time.perf_counter()
+        for pair in pairs:
+            rules.explain(pair[0], pair[column])
+        timings.append((time.perf_counter() - began) / calls * 1e6)
+    return timings[0], timings[1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    args = parser.parse_args()
+    rng = random.Random(1)
+    print(f"{'engine':<28}{'games/s':>10}{'plies/s':>12}")
+    games, plies = openspiel_playouts(rng, args.seconds)
+    print(f"{'open-spiel oware (C++)':<28}{games:>10.0f}{plies:>12.0f}")
+    for name in VARIANTS:
+        games, plies = arbiter_playouts(load_rules({"game": "wari", "variant": name}), rng, args.seconds)
+        print(f"{'arbiter ' + name:<28}{games:>10.0f}{plies:>12.0f}")
+    legal, wrong = explain_microseconds(load_rules({"game": "wari"}), rng, 2000)
+    print(f"explain (pbmserv): {legal:.0f} us on a legal board, {wrong:.0f} us on a miscounted one")
+
+
+if __name__ == "__main__":
+    main()
