@@ -42,10 +42,17 @@ def cmd_check(args) -> int:
 
 def cmd_explain(args) -> int:
     from calibration.profiles import load_json_file
+    from engines import Explanation, StateError
 
     rules = _load_rules(args.rules)
     before = rules.state_from_json(load_json_file(args.before, "state file"))
-    after = rules.state_from_json(load_json_file(args.after, "state file"))
+    try:
+        after = rules.state_from_json(load_json_file(args.after, "state file"))
+    except StateError as exc:
+        # What the camera sees after a move may be impossible (a disc on a smaller one): that is
+        # a verdict on the move, not bad input.
+        _print_json(Explanation(legal=False, reason=str(exc)).to_json())
+        return 0
     _print_json(rules.explain(before, after).to_json())
     return 0
 

@@ -102,3 +102,55 @@ def test_os_errors_are_one_line(capsys, monkeypatch):
 
     monkeypatch.setattr(cli, "cmd_check", refuse)
     assert_one_line_error(*run_cli(capsys, "check", "x.json"), "/root/profile.json: Permission denied")
+
+
+def test_explain_varanasi_relocation(capsys, tmp_path):
+    rules = write(tmp_path, "rules.json", {"game": "varanasi", "players": 2})
+    before = write(tmp_path, "b.json", {"game": "varanasi", "stacks": [["4red", "2blue"], ["4green", "3green"]], "to_move": 0})
+    after = write(tmp_path, "a.json", {"game": "varanasi", "stacks": [["4red"], ["4green", "3green", "2blue"]], "to_move": 1})
+    code, out, err = run_cli(capsys, "explain", "--rules", rules, before, after)
+    assert code == 0, err
+    verdict = json.loads(out)
+    assert verdict == {"legal": True, "moves": [{"move": "2blue", "onto": "3green"}], "reason": None}
+
+
+def test_explain_varanasi_relocation_that_does_not_rise(capsys, tmp_path):
+    rules = write(tmp_path, "rules.json", {"game": "varanasi", "players": 2})
+    before = write(tmp_path, "b.json", {"game": "varanasi", "stacks": [["4red", "2blue"], ["3green"]], "to_move": 0})
+    after = write(tmp_path, "a.json", {"game": "varanasi", "stacks": [["4red"], ["3green", "2blue"]], "to_move": 1})
+    code, out, err = run_cli(capsys, "explain", "--rules", rules, before, after)
+    verdict = json.loads(out)
+    assert verdict["legal"] is False and "must end higher" in verdict["reason"]
+
+
+def test_explain_impossible_after_position_is_a_verdict(capsys, tmp_path):
+    rules = write(tmp_path, "rules.json", {"game": "varanasi"})
+    before = write(tmp_path, "b.json", {"game": "varanasi", "stacks": [["4red", "1blue"], ["2green"]]})
+    after = write(tmp_path, "a.json", {"game": "varanasi", "stacks": [["4red"], ["1blue", "2green"]]})
+    code, out, err = run_cli(capsys, "explain", "--rules", rules, before, after)
+    assert code == 0, err
+    verdict = json.loads(out)
+    assert verdict["legal"] is False and verdict["moves"] == []
+    assert "2green" in verdict["reason"] and "1blue" in verdict["reason"]
+
+
+def test_explain_impossible_before_position_is_an_error(capsys, tmp_path):
+    rules = write(tmp_path, "rules.json", {"game": "varanasi"})
+    before = write(tmp_path, "b.json", {"game": "varanasi", "stacks": [["1blue", "2green"]]})
+    after = write(tmp_path, "a.json", {"game": "varanasi", "stacks": [["2green"]]})
+    assert_one_line_error(*run_cli(capsys, "explain", "--rules", rules, before, after), "2green", "1blue")
+
+
+def test_check_varanasi_record_stops_at_first_illegal_move(capsys, tmp_path):
+    record = write(tmp_path, "r.json", {
+        "rules": {"game": "varanasi"},
+        "start": {"game": "varanasi", "stacks": [["4red", "2blue"], ["3green", "1red"]], "to_move": 0},
+        "moves": [{"take": "red"}, {"take": "red"}, {"take": "blue"}],
+    })
+    code, out, err = run_cli(capsys, "check", record)
+    assert code == 0, err
+    report = json.loads(out)
+    assert report["legal"] is False and report["first_illegal"] == 1
+    assert "red" in report["reason"]
+    assert sorted(report["final"]["stacks"]) == [["3green"], ["4red", "2blue"]]
+    assert report["result"]["over"] is False
