@@ -27,6 +27,11 @@ FIT_MARGIN = math.log(FIT_ODDS)
 # "went back"); going further back is a correction the players make explicitly (an override).
 UNDO_DEPTH = 4
 
+# A missed photo is explained by expanding the first moves nearest to the picture, this many:
+# every move of a Wari position (at most 6), and in Varanasi, where moves that do not show in the
+# picture score far lower, the one or two that do with plenty of room.
+TWO_MOVE_BEAM = 6
+
 # Verdict kinds, also the `verdict` key of a transition.
 OPENING, SAME, MOVE, TWO_MOVES, UNDO, ILLEGAL = "start", "same", "move", "two_moves", "undo", "illegal"
 
@@ -124,7 +129,10 @@ class Judge:
         verdict = best_fit([(SAME, current, ())] + [(MOVE, state, (move,)) for state, move in successors])
         if verdict is not None:
             return verdict
-        two_moves = [(TWO_MOVES, after, (first, second)) for before, first in successors
+        # The first move of a missed pair leaves its trace in the picture, so it is among the
+        # successors nearest to it: expanding only those keeps the search small.
+        nearest = sorted(successors, key=lambda successor: -score(successor[0]))[:TWO_MOVE_BEAM]
+        two_moves = [(TWO_MOVES, after, (first, second)) for before, first in nearest
                      if not self.rules.is_over(before) for after, second in self._successors(before)]
         earlier = [(UNDO, state, ()) for state in reversed(self.history[-1 - UNDO_DEPTH:-1])]
         # Two moves come first so that, should both fit equally, play going on wins over a take-back.

@@ -69,6 +69,20 @@ def test_a_missed_photo_is_explained_by_two_moves(varanasi):
     assert transition["legal"] and transition["move"] is None and len(transition["moves"]) == 2
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_a_missed_wari_photo_is_explained_by_two_moves(seed):
+    wari = load_rules({"game": "wari"})
+    rng = random.Random(seed)
+    states = [wari.start()]
+    while len(states) < 12:
+        states.append(wari.apply(states[-1], rng.choice(wari.legal_moves(states[-1]))))
+    judge = started(wari, states[0])
+    for state in states[1:9]:
+        judge.apply(judge.judge(seen(state)))
+    verdict = judge.judge(seen(states[10]))
+    assert verdict.kind == TWO_MOVES and verdict.state == states[10]
+
+
 def test_the_table_going_back_is_an_undo(varanasi):
     states = random_game(varanasi, 3, plies=2)
     judge = started(varanasi, states[0])
