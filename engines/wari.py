@@ -61,9 +61,12 @@ VARIANTS = {
                      cannot_move_loses=True, end_at_or_below=None,
                      leftover_at_end="nobody", leftover_at_stall="sides"),
 }
-# Options a rules object may set, per variant, with their allowed values.
-OPTIONS = {"aware": {"capture_side": ("opponent", "any")},
-           "four-capture": {"remainder": ("nobody", "sides")}}
+# Options a rules object may set, per variant: allowed values (the first is the default) and the
+# Variant fields the value sets.
+OPTIONS = {
+    "aware": {"capture_side": (("opponent", "any"), ("capture_side",))},
+    "four-capture": {"remainder": (("nobody", "sides"), ("leftover_at_end", "leftover_at_stall"))},
+}
 
 
 def pit_name(index: int) -> str:
@@ -128,7 +131,11 @@ class _Sowing:
 
     pits: tuple[int, ...]
     stores: tuple[int, int]
-    grand_slam: bool
+    grand_slam: bool  # its capture takes (or, in abapa, would take) the opponent's whole row
+
+    @property
+    def board(self) -> tuple:
+        return (self.pits, self.stores)
 
 
 class WariRules:
@@ -150,22 +157,17 @@ class WariRules:
         if unknown:
             raise RulesError(f"unknown key for Wari variant {name}: {', '.join(sorted(unknown))}")
         variant = VARIANTS[name]
-        for key, values in allowed.items():
+        for key, (values, fields) in allowed.items():
             value = obj.get(key, values[0])
             if value not in values:
                 raise RulesError(f"Wari {key} must be one of {', '.join(values)}, got {value!r}")
-            if key == "capture_side":
-                variant = replace(variant, capture_side=value)
-            else:
-                variant = replace(variant, leftover_at_end=value, leftover_at_stall=value)
+            variant = replace(variant, **dict.fromkeys(fields, value))
         return cls(variant)
 
     def to_json(self) -> dict:
         obj = {"game": "wari", "variant": self.variant.name}
-        if "capture_side" in OPTIONS.get(self.variant.name, {}):
-            obj["capture_side"] = self.variant.capture_side
-        if "remainder" in OPTIONS.get(self.variant.name, {}):
-            obj["remainder"] = self.variant.leftover_at_end
+        for key, (_, fields) in OPTIONS.get(self.variant.name, {}).items():
+            obj[key] = getattr(self.variant, fields[0])
         return obj
 
     # ---- states and moves ---------------------------------------------------------------
@@ -361,24 +363,24 @@ class WariRules:
     def explain(self, before: WariState, after: WariState) -> Explanation:
         """Camera-side check: compares pits and stores only, as to_move cannot be seen."""
         board = (after.pits, after.stores)
-        if self.is_over(before):
+        legal = self.legal_moves(before)
+        if not legal:
             return Explanation(False, (), "the game is over")
         if board == (before.pits, before.stores):
             return Explanation(False, (), "the board has not changed")
-        legal = self.legal_moves(before)
         results = [(move, self._sow(before, move.index)) for move in legal]
-        matches = tuple(m for m, s in results if (s.pits, s.stores) == board)
+        matches = tuple(move for move, sowing in results if sowing.board == board)
         if matches:
             return Explanation(True, matches, None)
         reason = (self._wrong_turn(before, board) or self._forbidden(before, board, legal)
-                  or self._two_moves(before, board, results) or self._closest(before, board, results))
+                  or self._two_moves(before, board, results) or self._closest(board, results))
         return Explanation(False, (), reason)
 
     def _wrong_turn(self, before: WariState, board: tuple) -> str | None:
         other = WariState(before.pits, before.stores, 1 - before.mover)
         for move in self.legal_moves(other):
             sowing = self._sow(other, move.index)
-            if (sowing.pits, sowing.stores) == board:
+            if sowing.board == board:
                 return f"it is {before.to_move.capitalize()}'s turn, but the board shows {self.notation(move)}"
         return None
 
@@ -387,7 +389,7 @@ class WariRules:
             move = _MOVES[i]
             if before.pits[i] and move not in legal:
                 sowing = self._sow(before, i)
-                if (sowing.pits, sowing.stores) == board:
+                if sowing.board == board:
                     return self._refusal(before, move, sowing)
         return None
 
@@ -396,14 +398,12 @@ class WariRules:
             middle = self._after(before, sowing)
             for second in self.legal_moves(middle):
                 then = self._sow(middle, second.index)
-                if (then.pits, then.stores) == board:
+                if then.board == board:
                     return (f"this looks like two moves: {self.notation(first)} "
                             f"then {self.notation(second)}")
         return None
 
-    def _closest(self, before: WariState, board: tuple, results: list) -> str:
-        if not results:
-            return f"{before.to_move.capitalize()} has no legal move"
+    def _closest(self, board: tuple, results: list) -> str:
         pits, stores = board
 
         def distance(item):
