@@ -1,0 +1,251 @@
+"""Varanasi calibration: one photo of every disc lying apart + the piece-set file -> profile.
+
+The set's inventory anchors everything (the idea of rubiks-color-resolver): every (colour, size)
+pair is present exactly once, so sizes are found by assigning detected circles to size slots and
+colours by assigning each size's discs to colour names, both with the Hungarian method, rather
+than by thresholds that would fit one lamp.
+"""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from engines.errors import ArbiterError
+from vision.varanasi_assignment import assign
+from vision.varanasi_colour import (
+    colour_statistics,
+    lamp_gains,
+    neutralise,
+    srgb_to_lab,
+    trimmed_pixels,
+)
+from vision.varanasi import EDGE_STRICTNESS
+from vision.varanasi_geometry import ScaleField, best_circle, edge_field, full_resolution_threshold
+from vision.varanasi_pieces import PieceSet
+from vision.varanasi_scene import board_like_grid, cells_near_circles
+
+PROFILE_VERSION = 1
+# A detected circle may differ from its size's expected radius by this log-ratio (~15%) before
+# it is treated as something else (a drawn ring on the board, a coin).
+MAX_SIZE_MISMATCH = 0.15
+# Disc pixels used for colour: well inside the rim, away from the visible side and shadow.
+COLOUR_SAMPLE_RADIUS = 0.7
+# The board colour is read from a ring just outside each disc, clear of its shadow.
+BOARD_RING = (1.35, 1.7)
+BOARD_GRID = (40, 30)
+ITERATIONS = 3
+# Hough centres may be a pixel or two off; the rim is measured at the best centre nearby.
+RIM_SEARCH_PX = 3.0
+
+
+def calibrate(image_bgr: np.ndarray, pieceset_json) -> dict:
+    """Learn radii, scale across the view, colour models and board colour; raise if discs are missing."""
+    pieces = PieceSet.from_json(pieceset_json)
+    if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
+        raise ArbiterError("calibration image must be a colour image")
+    height, width = image_bgr.shape[:2]
+    circles = _detect_circles(image_bgr)
+    sizes_of, scale = _assign_sizes(circles, pieces)
+    lab = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    disc_ids = sorted(sizes_of)
+    pixels = {i: _disc_pixels(lab, circles[i], COLOUR_SAMPLE_RADIUS) for i in disc_ids}
+    colour_of = _assign_colours(image_bgr, circles, sizes_of, pixels, pieces)
+    missing = [
+        pieces.code(size, colour)
+        for size in pieces.sizes
+        for colour in pieces.colours
+        if (size, colour) not in {(sizes_of[i], colour_of[i]) for i in disc_ids}
+    ]
+    if missing:
+        found = len(pieces.sizes) * len(pieces.colours) - len(missing)
+        raise ArbiterError(
+            f"calibration photo shows {found} of the {len(pieces.sizes) * len(pieces.colours)} discs; "
+            f"not found: {', '.join(missing)} (lay every disc flat, apart, fully in view)"
+        )
+
+    edges = edge_field(image_bgr, full_resolution_threshold(image_bgr))
+    colours = {}
+    for colour in pieces.colours:
+        mine = [i for i in disc_ids if colour_of[i] == colour]
+        coverage = [
+            best_circle(edges, circles[i][:2], float(circles[i][2]), RIM_SEARCH_PX, strictness=EDGE_STRICTNESS)[1]
+            for i in mine
+        ]
+        colours[colour] = {
+            **colour_statistics(np.concatenate([trimmed_pixels(pixels[i]) for i in mine])),
+            "hint_srgb": list(pieces.hints_srgb[pieces.colours.index(colour)]),
+            "rim_coverage": round(float(np.median(coverage)), 3),
+        }
+    board = _board_pixels(lab, [circles[i] for i in disc_ids])
+    board_model = colour_statistics(board)
+    discs = [
+        {
+            "code": pieces.code(sizes_of[i], colour_of[i]),
+            "centre": [round(float(circles[i][0]), 1), round(float(circles[i][1]), 1)],
+            "radius": round(float(circles[i][2]), 1),
+        }
+        for i in sorted(disc_ids, key=lambda i: (sizes_of[i], pieces.colours.index(colour_of[i])))
+    ]
+    centre_scale = float(scale.at(width / 2, height / 2))
+    radius_px = {str(s): round(r * centre_scale, 2) for s, r in zip(pieces.sizes, pieces.radii_mm)}
+    return {
+        "game": "varanasi",
+        "version": PROFILE_VERSION,
+        "image_size": [width, height],
+        "pieceset": pieces.to_json(),
+        "px_per_mm": scale.to_json(),
+        "colours": colours,
+        "board": board_model,
+        "board_area": _board_area(lab, board_model, [circles[i] for i in disc_ids]),
+        "discs": discs,
+        "summary": {
+            "discs": len(discs),
+            "radius_px_at_centre": radius_px,
+            "px_per_mm_range": [
+                round(float(min(scale.at(x, y) for x in (0, width) for y in (0, height))), 3),
+                round(float(max(scale.at(x, y) for x in (0, width) for y in (0, height))), 3),
+            ],
+            "closest_colours": _closest_colours(colours),
+        },
+    }
+
+
+def _detect_circles(image_bgr: np.ndarray) -> np.ndarray:
+    """Every circle-like outline, (n, 3) as x, y, r in pixels; extra ones are weeded out later."""
+    height, width = image_bgr.shape[:2]
+    gray = cv2.GaussianBlur(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY), (5, 5), 1.5)
+    short_side = min(width, height)
+    # Discs from 40-55 cm span roughly 2-10% of the short side; the bounds are generous.
+    min_radius = max(4, int(short_side * 0.01))
+    found = cv2.HoughCircles(
+        gray,
+        cv2.HOUGH_GRADIENT_ALT,
+        dp=1.5,
+        minDist=2 * min_radius,
+        param1=60,
+        param2=0.6,
+        minRadius=min_radius,
+        maxRadius=int(short_side * 0.15),
+    )
+    return np.zeros((0, 3)) if found is None else found[0].astype(float)
+
+
+def _assign_sizes(circles: np.ndarray, pieces: PieceSet) -> tuple[dict[int, int], ScaleField]:
+    """Size of each circle that is a disc, and the scale field fitted to them.
+
+    Start from the single scale under which most circles match some size, then alternate
+    Hungarian assignment to size slots (each size once per colour) with refitting the scale plane.
+    """
+    if len(circles) == 0:
+        raise ArbiterError("calibration photo shows no discs")
+    radii_mm = np.array(pieces.radii_mm)
+    log_ratio_candidates = np.log(circles[:, 2, None] / radii_mm[None, :]).ravel()
+    all_log = np.log(circles[:, 2, None] / radii_mm[None, :])
+    matches = [
+        (np.abs(all_log - candidate).min(axis=1) < MAX_SIZE_MISMATCH / 2).sum()
+        for candidate in log_ratio_candidates
+    ]
+    scale = ScaleField(float(np.exp(log_ratio_candidates[int(np.argmax(matches))])))
+    slots = [size_index for size_index in range(len(pieces.sizes)) for _ in pieces.colours]
+    sizes_of: dict[int, int] = {}
+    for _ in range(ITERATIONS):
+        expected = scale.at(circles[:, 0], circles[:, 1])[:, None] * radii_mm[None, :]
+        mismatch = np.abs(np.log(circles[:, 2, None] / expected))
+        cost = mismatch[:, slots] ** 2
+        sizes_of = {
+            row: pieces.sizes[slots[col]]
+            for row, col in assign(cost)
+            if mismatch[row, slots[col]] < MAX_SIZE_MISMATCH
+        }
+        if not sizes_of:
+            raise ArbiterError("calibration photo shows no discs of the piece set's sizes")
+        ids = np.array(sorted(sizes_of))
+        measured = circles[ids, 2] / np.array([pieces.radii_mm[pieces.sizes.index(sizes_of[i])] for i in ids])
+        scale = ScaleField.fit(circles[ids, :2], measured)
+    return sizes_of, scale
+
+
+def _disc_pixels(lab: np.ndarray, circle, fraction: float) -> np.ndarray:
+    x, y, r = circle
+    height, width = lab.shape[:2]
+    reach = r * fraction
+    x0, x1 = int(max(0, x - reach)), int(min(width, x + reach + 1))
+    y0, y1 = int(max(0, y - reach)), int(min(height, y + reach + 1))
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    inside = (xx - x) ** 2 + (yy - y) ** 2 <= reach * reach
+    return lab[y0:y1, x0:x1][inside].astype(float)
+
+
+def _assign_colours(image_bgr, circles, sizes_of, pixels, pieces: PieceSet) -> dict[int, str]:
+    """Name each disc's colour: first against the lamp-corrected hints, then against the
+    colours of the set itself (each size's discs take each colour once)."""
+    ids = sorted(sizes_of)
+    observed_lab = np.array([np.median(trimmed_pixels(pixels[i]), axis=0) for i in ids])
+    observed_rgb = cv2.cvtColor(
+        np.clip(observed_lab, 0, 255).astype(np.uint8).reshape(-1, 1, 3), cv2.COLOR_LAB2RGB
+    ).reshape(-1, 3).astype(float)
+    gains = lamp_gains(observed_rgb, np.array(pieces.hints_srgb, dtype=float))
+    neutral_lab = srgb_to_lab(neutralise(observed_rgb, gains))
+    references = srgb_to_lab(np.array(pieces.hints_srgb, dtype=float))
+    features = neutral_lab
+    colour_of: dict[int, str] = {}
+    for _ in range(ITERATIONS):
+        for size in pieces.sizes:
+            rows = [k for k, i in enumerate(ids) if sizes_of[i] == size]
+            cost = ((features[rows, None, :] - references[None, :, :]) ** 2).sum(axis=2)
+            for row, col in assign(cost):
+                colour_of[ids[rows[row]]] = pieces.colours[col]
+        # Later rounds compare discs with the set's own colours under this lamp.
+        features = observed_lab
+        references = np.array([
+            observed_lab[[k for k, i in enumerate(ids) if colour_of.get(i) == c]].mean(axis=0)
+            if any(colour_of.get(i) == c for i in ids) else np.full(3, np.inf)
+            for c in pieces.colours
+        ])
+        references = np.where(np.isfinite(references), references, 1e6)
+    return colour_of
+
+
+def _board_pixels(lab: np.ndarray, circles) -> np.ndarray:
+    """Pixels of the board surface: rings just outside each disc, minus any other disc."""
+    height, width = lab.shape[:2]
+    yy, xx = np.mgrid[0:height:2, 0:width:2]
+    ring = np.zeros(yy.shape, dtype=bool)
+    covered = np.zeros(yy.shape, dtype=bool)
+    for x, y, r in circles:
+        d2 = (xx - x) ** 2 + (yy - y) ** 2
+        ring |= (d2 >= (BOARD_RING[0] * r) ** 2) & (d2 <= (BOARD_RING[1] * r) ** 2)
+        covered |= d2 <= (BOARD_RING[0] * r) ** 2
+    samples = lab[0:height:2, 0:width:2][ring & ~covered].astype(float)
+    if len(samples) < 16:
+        raise ArbiterError("calibration photo: the board around the discs is not visible")
+    # Keep the board's own colour, not the drawn lines crossing the rings.
+    centre = np.median(samples, axis=0)
+    distance = np.linalg.norm(samples - centre, axis=1)
+    return samples[distance <= np.quantile(distance, 0.8)]
+
+
+def _board_area(lab: np.ndarray, board_model: dict, circles) -> list[str]:
+    """Coarse map ('#' board, '.' elsewhere) of where the board shows, discs counted as board.
+
+    Recognition compares a frame with it to notice a hand or an object over the board.
+    """
+    grid = board_like_grid(lab, board_model, BOARD_GRID)
+    grid |= cells_near_circles(lab.shape[:2], BOARD_GRID, circles, 1.3)
+    return ["".join("#" if cell else "." for cell in row) for row in grid]
+
+
+def _closest_colours(colours: dict) -> dict:
+    """The two colour names the camera tells apart least well (a warning worth showing)."""
+    names = list(colours)
+    best = None
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            diff = np.array(colours[a]["lab_mean"]) - np.array(colours[b]["lab_mean"])
+            pooled = (np.array(colours[a]["lab_covariance"]) + np.array(colours[b]["lab_covariance"])) / 2
+            distance = float(np.sqrt(diff @ np.linalg.solve(pooled, diff)))
+            if best is None or distance < best[2]:
+                best = (a, b, distance)
+    if best is None:
+        return {}
+    return {"colours": [best[0], best[1]], "separation_sigma": round(best[2], 2)}

@@ -1,0 +1,496 @@
+"""Varanasi recognition: one camera frame + calibration profile -> towers of discs with confidences.
+
+Seen from above a tower is nested circles, biggest at the bottom. Circle centres are found by
+Hough voting at the radii the calibration measured for each size; each tower is then read size by
+size, largest first: the best-fitting rim of that size near the disc below decides whether the
+disc is there, and the ring it shows between itself and the next disc up gives its colour.
+Colours are settled per size with the inventory (every colour at most once per size).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from engines.errors import ArbiterError
+from vision.varanasi_assignment import assign
+from vision.varanasi_colour import ColourModel, trimmed_pixels
+from vision.varanasi_geometry import (
+    ScaleField,
+    best_circle,
+    centre_votes,
+    edge_field,
+    full_resolution_threshold,
+    reduce,
+    to_full,
+    to_work,
+)
+from vision.varanasi_pieces import PieceSet
+from vision.varanasi_scene import board_distance2, board_like_grid, cells_near_circles
+
+# How far (mm) a disc's centre may sit off the centre of the disc below it.
+MAX_STEP_OFFSET_MM = 4.0
+# How far (mm) a vote peak may lie from the bottom disc's centre (it may come from a disc higher up).
+SEED_REACH_MM = 6.0
+# Camera height assumed for the slight growth of higher discs (the issue says 40-55 cm); at this
+# distance each 5 mm level looks about 1% larger.
+CAMERA_HEIGHT_MM = 480.0
+# A vote peak is worth examining once its share of a full rim's votes exceeds this.
+SEED_VOTES = 0.1
+# Rim coverage turns into a presence probability around this share of the weakest rim seen in
+# calibration (a white disc on a cream board shows only its shadowed side).
+PRESENCE_MIDPOINT = 0.55
+PRESENCE_SOFTNESS = 0.06
+# A size bigger than the bottom disc's is kept as a doubtful slot when its presence reaches this.
+DOUBTFUL = 0.05
+# Pixels farther than this (in standard deviations) from every colour and the board are OTHER.
+LABEL_SIGMA = 4.0
+# Edge-only tests need edges this many times stronger than the noise threshold: disc faces
+# have texture, and there is no colour change to back the edge up.
+EDGE_STRICTNESS = 2.0
+# Edge tests ignore this band (mm) around rims already found: their thick edges would answer.
+EDGE_GAP_MM = 2.5
+# A disc's own colour is read this far (in size spacings) inside its rim, clear of its side.
+RIM_INSET = 0.2
+# Colour rings narrower than this (full-res pixels) are shaved by the blur of their edges.
+EDGE_MARGIN_PX = 2.0
+# Probabilities never reach 0 or 1: the tracker must be able to weigh a doubtful reading.
+PROBABILITY_FLOOR = 1e-3
+# A tower the recogniser cannot see costs this much per disc in `log_likelihood`.
+MISSING_DISC_LOG = np.log(PROBABILITY_FLOOR)
+BOARD_GRID = (40, 30)
+# Share of the calibrated board area that must still look like board for full confidence.
+BOARD_VISIBLE = 0.85
+
+
+@dataclass(frozen=True)
+class DiscReading:
+    """One size slot of a tower: is a disc of this size there, where, and which colour."""
+
+    size: int
+    centre: tuple[float, float]
+    radius: float
+    presence: float
+    colours: tuple[tuple[str, float], ...]  # (name, probability), most likely first
+    colour: str
+
+    def colour_probability(self, name: str) -> float:
+        return max(PROBABILITY_FLOOR, dict(self.colours).get(name, 0.0))
+
+
+@dataclass(frozen=True)
+class TowerReading:
+    """Every size slot from the bottom disc's size down, present or not, bottom first."""
+
+    slots: tuple[DiscReading, ...]
+
+    @property
+    def discs(self) -> tuple[DiscReading, ...]:
+        return tuple(slot for slot in self.slots if slot.presence >= 0.5)
+
+    def log_likelihood(self, codes: dict[int, str]) -> float:
+        """log P(this tower reading | the tower is exactly `codes`: size -> colour)."""
+        total = 0.0
+        for slot in self.slots:
+            presence = float(np.clip(slot.presence, PROBABILITY_FLOOR, 1 - PROBABILITY_FLOOR))
+            if slot.size in codes:
+                total += np.log(presence) + np.log(slot.colour_probability(codes[slot.size]))
+            else:
+                total += np.log(1 - presence)
+        bigger = [size for size in codes if size not in {slot.size for slot in self.slots}]
+        return total + MISSING_DISC_LOG * len(bigger)
+
+
+@dataclass(frozen=True)
+class VaranasiObservation:
+    towers: tuple[TowerReading, ...]
+    scene_confidence: float
+    note: str | None = None
+
+    def stacks(self) -> list[list[str]]:
+        ordered = sorted((t for t in self.towers if t.discs), key=lambda t: t.discs[0].centre[0])
+        return [[f"{d.size}{d.colour}" for d in t.discs] for t in ordered]
+
+    def tower_confidence(self, tower: TowerReading) -> float:
+        confidence = 1.0
+        for slot in tower.slots:
+            if slot.presence >= 0.5:
+                confidence *= slot.presence * slot.colour_probability(slot.colour)
+            else:
+                confidence *= 1.0 - slot.presence
+        return confidence
+
+    @property
+    def confidence(self) -> float:
+        towers = [self.tower_confidence(t) for t in self.towers if t.discs]
+        return float(self.scene_confidence * (min(towers) if towers else 1.0))
+
+    def to_json(self) -> dict:
+        ordered = sorted((t for t in self.towers if t.discs), key=lambda t: t.discs[0].centre[0])
+        evidence = {
+            "towers": [
+                {
+                    "confidence": round(self.tower_confidence(t), 4),
+                    "discs": [
+                        {
+                            "code": f"{d.size}{d.colour}",
+                            "confidence": round(d.presence * d.colour_probability(d.colour), 4),
+                            "presence": round(d.presence, 4),
+                            "centre": [round(d.centre[0], 1), round(d.centre[1], 1)],
+                            "radius": round(d.radius, 1),
+                            "alternatives": {
+                                f"{d.size}{name}": round(p, 4) for name, p in d.colours[:3] if p >= 0.01
+                            },
+                        }
+                        for d in t.discs
+                    ],
+                }
+                for t in ordered
+            ],
+            "scene_confidence": round(self.scene_confidence, 4),
+        }
+        if self.note:
+            evidence["note"] = self.note
+        return {
+            "state": {"game": "varanasi", "stacks": self.stacks()},
+            "confidence": round(self.confidence, 4),
+            "evidence": evidence,
+        }
+
+    def log_likelihood(self, state_json) -> float:
+        """How well a candidate state explains the frame; graded, never -inf.
+
+        Candidate stacks are matched to the towers seen (in any order) by the Hungarian method;
+        a tower seen but absent from the candidate, or a candidate stack not seen, costs what its
+        discs' presence says.
+        """
+        stacks = _candidate_stacks(state_json)
+        seen = [t for t in self.towers if t.discs]
+        empty = np.array([t.log_likelihood({}) for t in seen])
+        missing = np.array([MISSING_DISC_LOG * len(stack) for stack in stacks])
+        total = float(empty.sum() + missing.sum())
+        if seen and stacks:
+            gain = np.array([
+                [t.log_likelihood(stack) - empty[i] - missing[j] for j, stack in enumerate(stacks)]
+                for i, t in enumerate(seen)
+            ])
+            total += sum(max(0.0, gain[i, j]) for i, j in assign(-gain))
+        return total
+
+
+def _candidate_stacks(state_json) -> list[dict[int, str]]:
+    if not isinstance(state_json, dict) or state_json.get("game") != "varanasi":
+        raise ArbiterError('a Varanasi state is an object with "game": "varanasi" and "stacks"')
+    stacks = state_json.get("stacks")
+    if not isinstance(stacks, list):
+        raise ArbiterError('a Varanasi state needs "stacks": a list of towers')
+    parsed = []
+    for stack in stacks:
+        if not isinstance(stack, list):
+            raise ArbiterError("each Varanasi stack is a list of disc codes such as \"4red\"")
+        codes = {}
+        for code in stack:
+            if not isinstance(code, str) or len(code) < 2 or not code[0].isdigit():
+                raise ArbiterError(f"not a disc code: {code!r} (size digit then colour, e.g. \"2blue\")")
+            codes[int(code[0])] = code[1:]
+        parsed.append(codes)
+    return parsed
+
+
+@dataclass(frozen=True)
+class _Frame:
+    """What recognition needs from the profile, parsed once."""
+
+    pieces: PieceSet
+    scale: ScaleField
+    colours: ColourModel
+    board: dict
+    board_area: np.ndarray | None
+    weakest_rim: float
+
+    @classmethod
+    def from_profile(cls, profile: dict) -> "_Frame":
+        if not isinstance(profile, dict) or profile.get("game") != "varanasi":
+            game = profile.get("game") if isinstance(profile, dict) else None
+            raise ArbiterError(f"this profile is for {game!r}, not varanasi")
+        try:
+            pieces = PieceSet.from_json(profile["pieceset"])
+            scale = ScaleField(*profile["px_per_mm"])
+            colours = ColourModel.from_profile({c: profile["colours"][c] for c in pieces.colours})
+            weakest = min(float(profile["colours"][c]["rim_coverage"]) for c in pieces.colours)
+            board = profile["board"]
+            area = profile.get("board_area")
+            board_area = np.array([[ch == "#" for ch in row] for row in area]) if area else None
+        except (KeyError, TypeError, ValueError, np.linalg.LinAlgError) as exc:
+            raise ArbiterError(f"Varanasi profile is incomplete or damaged ({exc.__class__.__name__}: {exc}); calibrate again") from None
+        return cls(pieces, scale, colours, board, board_area, weakest)
+
+
+def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
+    """Read every tower in the frame; odd frames give a low-confidence observation, not an error."""
+    frame = _Frame.from_profile(profile)
+    if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or min(image_bgr.shape[:2]) < 16:
+        raise ArbiterError("the frame is not a colour image")
+    edges = edge_field(reduce(image_bgr))
+    threshold = full_resolution_threshold(image_bgr)
+    towers = tuple(
+        tower
+        for seed in _seeds(edges, frame)
+        if (tower := _read_tower(image_bgr, frame, to_full(seed), threshold)) is not None
+    )
+    towers = _remove_overlaps(towers)
+    towers = _settle_colours(towers, frame.pieces)
+    scene, note = _scene_confidence(edges.lab, frame, towers)
+    return VaranasiObservation(towers, scene, note)
+
+
+def _radius_maps(shape, frame: _Frame) -> np.ndarray:
+    """Expected radius (work pixels) of a flat disc of each size centred at each work pixel."""
+    height, width = shape
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    px_per_mm = frame.scale.at(to_full(xs), to_full(ys))
+    return np.array([to_work(px_per_mm * r) for r in frame.pieces.radii_mm], dtype=np.float32)
+
+
+def _seeds(edges, frame: _Frame) -> list[np.ndarray]:
+    """Vote peaks, strongest first, one per tower (peaks inside a kept one's circle are dropped)."""
+    radii = _radius_maps(edges.shape, frame)
+    votes = centre_votes(edges, radii)
+    peaks = []
+    for plane in range(len(votes)):
+        local_max = votes[plane] >= cv2.dilate(votes[plane], np.ones((5, 5), np.uint8))
+        ys, xs = np.nonzero(local_max & (votes[plane] > SEED_VOTES))
+        peaks += [(float(votes[plane, y, x]), x, y, float(radii[plane, y, x])) for y, x in zip(ys, xs)]
+    peaks.sort(reverse=True)
+    kept: list[tuple[float, float, float]] = []
+    for _, x, y, r in peaks:
+        if all((x - kx) ** 2 + (y - ky) ** 2 > max(r, kr) ** 2 for kx, ky, kr in kept):
+            kept.append((x, y, r))
+    return [np.array([x, y], dtype=float) for x, y, _ in kept]
+
+
+def _edge_presence(coverage: float, frame: _Frame) -> float:
+    midpoint = PRESENCE_MIDPOINT * frame.weakest_rim
+    return float(1.0 / (1.0 + np.exp(-(coverage - midpoint) / PRESENCE_SOFTNESS)))
+
+
+def _read_tower(image_bgr, frame: _Frame, seed_full, threshold: float) -> TowerReading | None:
+    """Read one tower at full resolution around its vote peak.
+
+    First the discs that colour shows (`_colour_chain`), then every other size is tried on edges
+    alone, away from the rims already found: that catches a disc on one of its own colour and a
+    disc the colour of the board (a white disc on a cream board).
+    """
+    pieces = frame.pieces
+    px_per_mm = float(frame.scale.at(*seed_full))
+    reach = SEED_REACH_MM * px_per_mm
+    step = MAX_STEP_OFFSET_MM * px_per_mm
+    half = max(pieces.radii_mm) * px_per_mm * 1.15 + reach + 4
+    height, width = image_bgr.shape[:2]
+    x0, y0 = int(max(0, seed_full[0] - half)), int(max(0, seed_full[1] - half))
+    x1, y1 = int(min(width, seed_full[0] + half + 1)), int(min(height, seed_full[1] + half + 1))
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return None
+    origin = np.array([x0, y0], dtype=float)
+    seed = np.asarray(seed_full, dtype=float) - origin
+    edges = edge_field(image_bgr[y0:y1, x0:x1], threshold)
+    labels = _labels(edges.lab, frame)
+    radii = {size: r * px_per_mm for size, r in zip(pieces.sizes, pieces.radii_mm)}
+    chain = _colour_chain(labels, edges, frame, seed, radii, reach)
+    gap = EDGE_GAP_MM * px_per_mm
+    slots = []  # (size, centre, radius, presence), biggest first
+    for size in sorted(pieces.sizes, reverse=True):
+        level = sum(1 for s in slots if s[3] >= 0.5)
+        radius = radii[size] * _growth(level, pieces)
+        if size in chain:
+            centre, presence = chain[size]
+            slots.append((size, centre, radius, presence))
+            continue
+        known = [(c[0], c[1], radii[s] * _growth(level, pieces)) for s, (c, _) in chain.items()]
+        known += [(c[0], c[1], r) for _, c, r, p in slots if p >= 0.5 and (c[0], c[1], r) not in known]
+        below = [c for s, c, _, p in slots if p >= 0.5]
+        above = [chain[s][0] for s in sorted(chain, reverse=True) if s < size]
+        reference = below[-1] if below else (above[0] if above else seed)
+        centre, coverage = best_circle(
+            edges, reference, radius, step if below or above else reach, known, gap, EDGE_STRICTNESS
+        )
+        presence = _edge_presence(coverage, frame)
+        if presence >= DOUBTFUL or any(p >= 0.5 for *_, p in slots):
+            slots.append((size, centre, radius, presence))
+    if not any(p >= 0.5 for *_, p in slots):
+        return None
+    return TowerReading(tuple(_colour_slots(edges.lab, origin, frame, slots)))
+
+
+def _growth(level: int, pieces: PieceSet) -> float:
+    """Apparent enlargement of a disc resting `level` discs above the table."""
+    return 1.0 / (1.0 - level * pieces.thickness_mm / CAMERA_HEIGHT_MM)
+
+
+def _labels(lab: np.ndarray, frame: _Frame) -> np.ndarray:
+    """Per pixel: index of the nearest disc colour, BOARD, or OTHER (disc sides, shadows, lines)."""
+    pixels = lab.reshape(-1, 3).astype(float)
+    distances = np.concatenate(
+        [frame.colours.distances2(pixels), board_distance2(pixels, frame.board)[:, None]], axis=1
+    )
+    labels = np.argmin(distances, axis=1)
+    labels[distances.min(axis=1) > LABEL_SIGMA ** 2] = len(frame.colours.names) + 1
+    return labels.reshape(lab.shape[:2])
+
+
+def _colour_chain(labels, edges, frame: _Frame, seed, radii: dict, reach: float) -> dict:
+    """Discs told apart by colour, bottom up: {size: (centre, presence)}.
+
+    The footprint of everything from a disc up is what is neither board nor that disc's colour
+    inside it; the biggest circle fitting in the footprint (distance transform) is the next disc.
+    """
+    pieces = frame.pieces
+    board = len(frame.colours.names)
+    spacing = min(b - a for a, b in zip(sorted(radii.values()), sorted(radii.values())[1:]))
+    opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(0.15 * min(radii.values())) + 1,) * 2)
+    yy, xx = np.mgrid[0: labels.shape[0], 0: labels.shape[1]]
+    footprint = labels != board
+    reference, below = np.asarray(seed, dtype=float), None
+    chain: dict[int, tuple[np.ndarray, float]] = {}
+    while True:
+        mask = cv2.morphologyEx(footprint.astype(np.uint8), cv2.MORPH_OPEN, opening)
+        mask = _component_near(mask, reference, reach if below is None else spacing * 4)
+        if mask is None:
+            break
+        distance = cv2.distanceTransform(_fill_holes(mask), cv2.DIST_L2, 5)
+        cy, cx = np.unravel_index(int(np.argmax(distance)), distance.shape)
+        found = float(distance[cy, cx])
+        level = len(chain)
+        candidates = [s for s in pieces.sizes if below is None or s < below]
+        if not candidates:
+            break
+        size = min(candidates, key=lambda s: abs(found - radii[s] * _growth(level, pieces)))
+        miss = abs(found - radii[size] * _growth(level, pieces))
+        if miss > 0.6 * spacing:
+            break
+        radius = radii[size] * _growth(level, pieces)
+        centre, _ = best_circle(edges, (cx, cy), radius, 0.25 * spacing)
+        presence = float(1.0 / (1.0 + np.exp(-(0.5 * spacing - miss) / (0.08 * spacing))))
+        chain[size] = (centre, presence)
+        inside = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= (radius - RIM_INSET * spacing) ** 2
+        ring = inside & ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 >= (radius - 0.5 * spacing) ** 2)
+        colour_labels = labels[ring & (labels < board)]
+        if len(colour_labels) == 0:
+            break
+        colour = int(np.bincount(colour_labels).argmax())
+        footprint = inside & (labels != board) & (labels != colour)
+        reference, below = centre, size
+    return chain
+
+
+def _component_near(mask: np.ndarray, point, reach: float):
+    """The biggest connected part of `mask` coming within `reach` of `point`, or None."""
+    count, components, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    if count <= 1:
+        return None
+    yy, xx = np.nonzero(components)
+    near = (xx - point[0]) ** 2 + (yy - point[1]) ** 2 <= reach * reach
+    ids = np.unique(components[yy[near], xx[near]])
+    if len(ids) == 0:
+        return None
+    best = max(ids, key=lambda i: stats[i, cv2.CC_STAT_AREA])
+    return (components == best).astype(np.uint8)
+
+
+def _fill_holes(mask: np.ndarray) -> np.ndarray:
+    """The mask with every region it encloses filled (a same-coloured disc higher up)."""
+    padded = np.pad(mask, 1)
+    outside = padded.copy()
+    flood = np.zeros((padded.shape[0] + 2, padded.shape[1] + 2), np.uint8)
+    cv2.floodFill(outside, flood, (0, 0), 1)
+    return (padded | (1 - outside))[1:-1, 1:-1]
+
+
+def _colour_slots(lab, origin, frame: _Frame, circles) -> list[DiscReading]:
+    """Colour probabilities of each slot from the ring it shows below the next disc up."""
+    yy, xx = np.mgrid[0: lab.shape[0], 0: lab.shape[1]]
+    slots = []
+    for index, (size, (cx, cy), radius, presence) in enumerate(circles):
+        region = (xx - cx) ** 2 + (yy - cy) ** 2 <= (radius - EDGE_MARGIN_PX) ** 2
+        above = next((k for k in range(index + 1, len(circles)) if circles[k][3] >= 0.5), None)
+        if above is not None:
+            _, (ax, ay), a_radius, _ = circles[above]
+            region &= (xx - ax) ** 2 + (yy - ay) ** 2 > (a_radius + EDGE_MARGIN_PX) ** 2
+        probabilities = _colour_probabilities(lab[region], frame.colours)
+        ranked = tuple(sorted(zip(frame.colours.names, probabilities), key=lambda p: -p[1]))
+        slots.append(DiscReading(
+            size=size,
+            centre=(float(cx + origin[0]), float(cy + origin[1])),
+            radius=float(radius),
+            presence=presence,
+            colours=ranked,
+            colour=ranked[0][0],
+        ))
+    return slots
+
+
+def _colour_probabilities(pixels: np.ndarray, colours: ColourModel) -> np.ndarray:
+    """Posterior over colour names of a ring's pixels; flat when the ring is hidden."""
+    if len(pixels) < 4:
+        return np.full(len(colours.names), 1.0 / len(colours.names))
+    typical = np.median(trimmed_pixels(pixels.astype(float)), axis=0)
+    log_likelihood = colours.log_likelihoods(typical)[0]
+    weights = np.exp(log_likelihood - log_likelihood.max())
+    return weights / weights.sum()
+
+
+def _remove_overlaps(towers):
+    """Two readings of one tower (two vote peaks survived): keep the more confident."""
+    kept = []
+    for tower in sorted(towers, key=lambda t: -sum(s.presence for s in t.discs)):
+        bottom = tower.discs[0]
+        if all(
+            np.hypot(bottom.centre[0] - k.discs[0].centre[0], bottom.centre[1] - k.discs[0].centre[1])
+            > max(bottom.radius, k.discs[0].radius)
+            for k in kept
+        ):
+            kept.append(tower)
+    return tuple(kept)
+
+
+def _settle_colours(towers, pieces: PieceSet):
+    """Each colour at most once per size: Hungarian assignment over every disc of that size."""
+    chosen: dict[tuple[int, int], str] = {}
+    for size in pieces.sizes:
+        members = [(t, k) for t, tower in enumerate(towers) for k, s in enumerate(tower.slots)
+                   if s.size == size and s.presence >= 0.5]
+        if not members:
+            continue
+        cost = np.array([
+            [-np.log(towers[t].slots[k].colour_probability(name)) for name in pieces.colours]
+            for t, k in members
+        ])
+        for row, col in assign(cost):
+            chosen[members[row]] = pieces.colours[col]
+    settled = []
+    for t, tower in enumerate(towers):
+        slots = tuple(
+            DiscReading(s.size, s.centre, s.radius, s.presence, s.colours, chosen.get((t, k), s.colour))
+            for k, s in enumerate(tower.slots)
+        )
+        settled.append(TowerReading(slots))
+    return tuple(settled)
+
+
+def _scene_confidence(lab_small, frame: _Frame, towers) -> tuple[float, str | None]:
+    """Low when the calibrated board is not in view or something covers part of it."""
+    if frame.board_area is None:
+        return 1.0, None
+    grid = board_like_grid(lab_small, frame.board, BOARD_GRID)
+    circles = [(d.centre[0], d.centre[1], d.radius) for t in towers for d in t.discs[:1]]
+    shape = tuple(float(v) for v in to_full(lab_small.shape[:2]))
+    grid |= cells_near_circles(shape, BOARD_GRID, circles, 1.3)
+    expected = frame.board_area.sum()
+    if expected == 0:
+        return 1.0, None
+    visible = float((grid & frame.board_area).sum() / expected)
+    if visible >= BOARD_VISIBLE:
+        return 1.0, None
+    note = "board not in view" if visible < 0.3 else "something covers part of the board"
+    return float(max(0.01, visible * 0.2)), note

@@ -1,0 +1,100 @@
+"""Colour measurement for Varanasi discs: robust disc colours, lamp-neutral naming, likelihoods.
+
+Colours are handled in OpenCV's 8-bit Lab scale (L, a, b all 0..255, a and b centred on 128), in
+the camera's own colour space: the calibration photo is taken under the same lamp as the game,
+so the learnt models already carry the lamp's cast. Only naming the learnt clusters after the
+piece set's sRGB hints needs the cast removed (`lamp_gains`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# Highlights and the darker disc sides are the brightest and darkest tails of a disc's pixels.
+TRIM_FRACTION = 0.15
+# Added to every colour covariance (Lab units squared): JPEG and sensor noise never vanish, and a
+# colour seen on only a few calibration pixels must not become implausibly sharp.
+COVARIANCE_FLOOR = 9.0
+
+
+def srgb_to_lab(rgb) -> np.ndarray:
+    """sRGB triples (n, 3) in 0..255 -> 8-bit Lab (n, 3)."""
+    rgb = np.asarray(rgb, dtype=np.float32).reshape(-1, 1, 3)
+    bgr = np.clip(rgb[..., ::-1], 0, 255).astype(np.uint8)
+    return cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(float)
+
+
+def _srgb_to_linear(rgb: np.ndarray) -> np.ndarray:
+    c = np.asarray(rgb, dtype=float) / 255.0
+    return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
+
+
+def _linear_to_srgb(linear: np.ndarray) -> np.ndarray:
+    c = np.clip(linear, 0.0, 1.0)
+    return 255.0 * np.where(c <= 0.0031308, 12.92 * c, 1.055 * c ** (1 / 2.4) - 0.055)
+
+
+def lamp_gains(observed_rgb: np.ndarray, hint_rgb: np.ndarray) -> np.ndarray:
+    """Per-channel linear gains that undo the lamp (von Kries), from the whole set at once.
+
+    The set's inventory is known, so the average of every disc seen must match the average of
+    every hint: a grey-world assumption over the discs rather than over the unknown board.
+    """
+    seen = _srgb_to_linear(observed_rgb).mean(axis=0)
+    wanted = _srgb_to_linear(hint_rgb).mean(axis=0)
+    return wanted / np.maximum(seen, 1e-6)
+
+
+def neutralise(observed_rgb: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    """Observed sRGB (n, 3) with the lamp's cast removed."""
+    return _linear_to_srgb(_srgb_to_linear(observed_rgb) * gains)
+
+
+def trimmed_pixels(lab_pixels: np.ndarray) -> np.ndarray:
+    """Drop the brightest and darkest tails (specular glints, shaded rims) of a disc's pixels."""
+    if len(lab_pixels) < 8:
+        return lab_pixels
+    low, high = np.quantile(lab_pixels[:, 0], [TRIM_FRACTION, 1.0 - TRIM_FRACTION])
+    keep = (lab_pixels[:, 0] >= low) & (lab_pixels[:, 0] <= high)
+    return lab_pixels[keep] if keep.sum() >= 4 else lab_pixels
+
+
+@dataclass(frozen=True)
+class ColourModel:
+    """One Gaussian per colour name in Lab, learnt from that colour's calibration discs."""
+
+    names: tuple[str, ...]
+    means: np.ndarray  # (k, 3)
+    inverse_covariances: np.ndarray  # (k, 3, 3)
+    log_norms: np.ndarray  # (k,)
+
+    @classmethod
+    def from_profile(cls, colours: dict) -> "ColourModel":
+        names = tuple(colours)
+        means = np.array([colours[n]["lab_mean"] for n in names], dtype=float)
+        covariances = np.array([colours[n]["lab_covariance"] for n in names], dtype=float)
+        inverse = np.linalg.inv(covariances)
+        log_norms = -0.5 * np.log(np.linalg.det(covariances))
+        return cls(names, means, inverse, log_norms)
+
+    def distances2(self, lab: np.ndarray) -> np.ndarray:
+        """(n, 3) Lab -> (n, k) squared Mahalanobis distances to each colour."""
+        diff = np.atleast_2d(lab)[:, None, :] - self.means[None, :, :]
+        return np.einsum("nki,kij,nkj->nk", diff, self.inverse_covariances, diff)
+
+    def log_likelihoods(self, lab: np.ndarray) -> np.ndarray:
+        """(n, 3) Lab -> (n, k) Gaussian log-likelihoods (up to a shared constant)."""
+        return self.log_norms[None, :] - 0.5 * self.distances2(lab)
+
+
+def colour_statistics(lab_pixels: np.ndarray) -> dict:
+    """Readable mean and covariance (with the noise floor) of a colour's pixels."""
+    pixels = trimmed_pixels(np.asarray(lab_pixels, dtype=float))
+    mean = pixels.mean(axis=0)
+    covariance = np.cov(pixels, rowvar=False) + COVARIANCE_FLOOR * np.eye(3)
+    return {
+        "lab_mean": [round(float(v), 2) for v in mean],
+        "lab_covariance": [[round(float(v), 3) for v in row] for row in covariance],
+    }

@@ -1,0 +1,197 @@
+"""Circle measurement for Varanasi discs: colour edges, centre voting and rim coverage.
+
+Everything here works on a reduced copy of the frame (`WORK_SCALE`) for speed; callers pass and
+receive full-resolution pixel coordinates through `to_work` / `to_full`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+WORK_SCALE = 0.5
+RIM_ANGLES = 48
+# An edge counts once its gradient is this many times the frame's median gradient, which on a
+# mostly empty board is the sensor noise; a floor keeps a flat synthetic image from lighting up.
+EDGE_NOISE_FACTOR = 4.0
+EDGE_FLOOR = 12.0
+RADIAL_ALIGNMENT = 0.85
+# Rims of nested discs lie a few pixels apart, so a rim must be found within a pixel of its circle.
+RIM_BAND_PX = 1.0
+_ANGLES = np.linspace(0.0, 2.0 * np.pi, RIM_ANGLES, endpoint=False)
+_COS = np.cos(_ANGLES)
+_SIN = np.sin(_ANGLES)
+
+
+@dataclass(frozen=True)
+class EdgeField:
+    """Gradient of the strongest Lab channel at each pixel of the reduced frame."""
+
+    lab: np.ndarray
+    gx: np.ndarray
+    gy: np.ndarray
+    magnitude: np.ndarray
+    threshold: float
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return self.magnitude.shape
+
+
+def to_work(value):
+    return np.asarray(value, dtype=float) * WORK_SCALE
+
+
+def to_full(value):
+    return np.asarray(value, dtype=float) / WORK_SCALE
+
+
+def reduce(image_bgr: np.ndarray) -> np.ndarray:
+    height, width = image_bgr.shape[:2]
+    size = (max(1, round(width * WORK_SCALE)), max(1, round(height * WORK_SCALE)))
+    return cv2.resize(image_bgr, size, interpolation=cv2.INTER_AREA)
+
+
+def edge_field(image_bgr: np.ndarray, threshold: float | None = None) -> EdgeField:
+    """Colour edges (not just brightness ones: a red disc on a green one can match in lightness).
+
+    Without a threshold it is set from this image's own median gradient (its noise).
+    """
+    lab = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
+    strength = gx * gx + gy * gy
+    strongest = np.argmax(strength, axis=2)[..., None]
+    magnitude = np.sqrt(np.take_along_axis(strength, strongest, axis=2)[..., 0])
+    if threshold is None:
+        threshold = max(EDGE_FLOOR, EDGE_NOISE_FACTOR * float(np.median(magnitude)))
+    return EdgeField(
+        lab,
+        np.take_along_axis(gx, strongest, axis=2)[..., 0],
+        np.take_along_axis(gy, strongest, axis=2)[..., 0],
+        magnitude,
+        threshold,
+    )
+
+
+def full_resolution_threshold(image_bgr: np.ndarray) -> float:
+    """Edge threshold for full-resolution crops, from the noise of a strip across the frame
+    (a crop around a tower is all edges, so its own median would say nothing about noise)."""
+    height = image_bgr.shape[0]
+    middle = height // 2
+    strip = image_bgr[max(0, middle - 32): middle + 32]
+    return edge_field(strip).threshold
+
+
+def centre_votes(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
+    """Hough votes for circle centres, one plane per radius map.
+
+    `radii` is (n, H, W): the expected radius (work pixels) of a circle centred near each pixel.
+    Each strong edge pixel votes on both sides along its gradient, since a disc may be lighter or
+    darker than what surrounds it. Planes are divided by the circumference so that a full rim
+    scores about the same whatever the size.
+    """
+    height, width = edges.shape
+    ys, xs = np.nonzero(edges.magnitude > edges.threshold)
+    votes = np.zeros((len(radii), height * width), dtype=np.float32)
+    if len(xs) == 0:
+        return votes.reshape(len(radii), height, width)
+    norm = edges.magnitude[ys, xs]
+    ux = edges.gx[ys, xs] / norm
+    uy = edges.gy[ys, xs] / norm
+    for plane, radius_map in enumerate(radii):
+        r = radius_map[ys, xs]
+        for sign in (1.0, -1.0):
+            cx = np.rint(xs + sign * r * ux).astype(np.int32)
+            cy = np.rint(ys + sign * r * uy).astype(np.int32)
+            inside = (cx >= 0) & (cx < width) & (cy >= 0) & (cy < height)
+            votes[plane] += np.bincount(cy[inside] * width + cx[inside], minlength=height * width)
+    votes = votes.reshape(len(radii), height, width)
+    for plane, radius_map in enumerate(radii):
+        votes[plane] = cv2.GaussianBlur(votes[plane], (0, 0), 1.0) / (2.0 * np.pi * radius_map)
+    return votes
+
+
+def rim_coverage(
+    edges: EdgeField, centres: np.ndarray, radius: float, exclude=(), gap: float = 0.0, strictness: float = 1.0
+) -> np.ndarray:
+    """For each candidate centre (n, 2), the share of the rim showing a radial edge.
+
+    A direction counts when, within a pixel of the radius, an edge above the threshold points
+    along the radius. Directions outside the frame, or within `gap` of the rim of a circle in
+    `exclude` ((x, y, r) of known neighbours, whose own edges would answer), are left out; a
+    circle with less than a third of its rim left to judge scores 0.
+
+    Only runs of at least three neighbouring directions count: a rim is continuous, whereas the
+    texture of a disc face gives scattered hits. `strictness` multiplies the edge threshold.
+    """
+    centres = np.atleast_2d(np.asarray(centres, dtype=float))
+    height, width = edges.shape
+    radii = radius + np.array([-1.0, 0.0, 1.0]) * RIM_BAND_PX
+    px = centres[:, 0, None, None] + radii[None, None, :] * _COS[None, :, None]
+    py = centres[:, 1, None, None] + radii[None, None, :] * _SIN[None, :, None]
+    ix = np.rint(px).astype(np.int32)
+    iy = np.rint(py).astype(np.int32)
+    inside = (ix >= 0) & (ix < width) & (iy >= 0) & (iy < height)
+    ix = np.clip(ix, 0, width - 1)
+    iy = np.clip(iy, 0, height - 1)
+    radial = np.abs(edges.gx[iy, ix] * _COS[None, :, None] + edges.gy[iy, ix] * _SIN[None, :, None])
+    # A rim crossed at a slant (another disc's rim) is not this circle's rim.
+    aligned = (radial >= RADIAL_ALIGNMENT * edges.magnitude[iy, ix]) & (radial > strictness * edges.threshold)
+    judged = inside.all(axis=2)
+    on_rim_x, on_rim_y = px[:, :, 1], py[:, :, 1]
+    for ex, ey, er in exclude:
+        judged &= np.abs(np.hypot(on_rim_x - ex, on_rim_y - ey) - er) > gap
+    hits = (aligned & inside).any(axis=2) & judged
+    runs = hits & np.roll(hits, 1, axis=1) & np.roll(hits, -1, axis=1)
+    hits = runs | np.roll(runs, 1, axis=1) | np.roll(runs, -1, axis=1)
+    shown = judged.sum(axis=1)
+    coverage = hits.sum(axis=1) / np.maximum(shown, 1)
+    return np.where(shown >= RIM_ANGLES / 3, coverage, 0.0)
+
+
+def best_circle(
+    edges: EdgeField, centre, radius: float, reach: float, exclude=(), gap: float = 0.0, strictness: float = 1.0
+) -> tuple[np.ndarray, float]:
+    """The centre within `reach` of `centre` whose rim of `radius` shows best: a 2-pixel grid,
+    then the 8 neighbours of its best point."""
+    steps = np.arange(-np.ceil(reach / 2), np.ceil(reach / 2) + 1) * 2
+    dx, dy = np.meshgrid(steps, steps)
+    keep = dx * dx + dy * dy <= reach * reach + 1e-9
+    candidates = np.stack([dx[keep], dy[keep]], axis=1) + np.asarray(centre, dtype=float)
+    coverage = rim_coverage(edges, candidates, radius, exclude, gap, strictness)
+    best = candidates[int(np.argmax(coverage))]
+    around = np.array([[x, y] for x in (-1, 0, 1) for y in (-1, 0, 1)], dtype=float) + best
+    coverage = rim_coverage(edges, around, radius, exclude, gap, strictness)
+    index = int(np.argmax(coverage))
+    return around[index], float(coverage[index])
+
+
+@dataclass(frozen=True)
+class ScaleField:
+    """Pixels per millimetre on the table plane, varying linearly across a tilted camera's view.
+
+    `px_per_mm(x, y) = a + b * x + c * y` in full-resolution pixels.
+    """
+
+    a: float
+    b: float = 0.0
+    c: float = 0.0
+
+    @classmethod
+    def fit(cls, centres: np.ndarray, px_per_mm: np.ndarray) -> "ScaleField":
+        """Least-squares plane; fewer than six samples only give a constant."""
+        centres = np.asarray(centres, dtype=float)
+        px_per_mm = np.asarray(px_per_mm, dtype=float)
+        if len(px_per_mm) < 6:
+            return cls(float(np.median(px_per_mm)))
+        design = np.column_stack([np.ones(len(centres)), centres])
+        a, b, c = np.linalg.lstsq(design, px_per_mm, rcond=None)[0]
+        return cls(float(a), float(b), float(c))
+
+    def at(self, x, y):
+        return self.a + self.b * np.asarray(x, dtype=float) + self.c * np.asarray(y, dtype=float)
+
+    def to_json(self) -> list[float]:
+        return [round(self.a, 6), round(self.b, 9), round(self.c, 9)]

@@ -1,0 +1,40 @@
+"""Is the board in view, and is anything (a hand) over it? Coarse checks on a grid of cells."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+# Lightness on a board varies with vignetting and the lamp's falloff far more than its tint does,
+# so lightness gets this much more tolerance than the colour axes.
+LIGHTNESS_SLACK = 4.0
+BOARD_SIGMA = 4.0
+
+
+def board_distance2(lab_pixels: np.ndarray, board_model: dict) -> np.ndarray:
+    """Squared Mahalanobis distance of (n, 3) Lab pixels from the board, lenient on lightness."""
+    mean = np.asarray(board_model["lab_mean"], dtype=float)
+    covariance = np.asarray(board_model["lab_covariance"], dtype=float).copy()
+    covariance[0, :] *= LIGHTNESS_SLACK
+    covariance[:, 0] *= LIGHTNESS_SLACK
+    diff = lab_pixels - mean
+    return np.einsum("ni,ij,nj->n", diff, np.linalg.inv(covariance), diff)
+
+
+def board_like_grid(lab: np.ndarray, board_model: dict, grid: tuple[int, int]) -> np.ndarray:
+    """(rows, cols) booleans: does most of each cell look like the calibrated board surface?"""
+    cols, rows = grid
+    small = cv2.resize(lab, (cols * 4, rows * 4), interpolation=cv2.INTER_AREA).reshape(-1, 3)
+    close = (board_distance2(small, board_model) <= BOARD_SIGMA ** 2).reshape(rows, 4, cols, 4)
+    return close.mean(axis=(1, 3)) >= 0.5
+
+
+def cells_near_circles(shape: tuple[int, int], grid: tuple[int, int], circles, margin: float) -> np.ndarray:
+    """(rows, cols) booleans: cells whose centre lies within margin * r of some circle (x, y, r)."""
+    height, width = shape
+    cols, rows = grid
+    cx = (np.arange(cols) + 0.5) * width / cols
+    cy = (np.arange(rows) + 0.5) * height / rows
+    near = np.zeros((rows, cols), dtype=bool)
+    for x, y, r in circles:
+        near |= ((cx[None, :] - x) ** 2 + (cy[:, None] - y) ** 2) <= (margin * r) ** 2
+    return near
