@@ -4,8 +4,13 @@ Boards are transcribed from the help's diagrams as printed: the top row is the s
 (North) from f down to a, the bottom row the first player (South) from a to f. A diagram marks
 captured pits with '*' and still shows their seeds; the board after the capture has them empty.
 """
-from engines import load_rules
+import json
+from pathlib import Path
+
+from engines import check_record, load_rules
 from engines.wari import WariMove
+
+EXAMPLES = Path(__file__).parents[2] / "examples"
 
 RULES = load_rules({"game": "wari", "variant": "pbmserv"})
 
@@ -45,18 +50,27 @@ def test_game_1234_board_by_board():
     assert not RULES.is_over(state)
 
 
-def test_game_1234_through_check_record_matches_the_shipped_example():
-    import json
-    from pathlib import Path
-
-    from engines import check_record
-
-    record = json.loads((Path(__file__).parents[2] / "examples" / "wari-pbmserv-example.json").read_text())
+def check_example(name):
+    """`arbiter check` on a shipped record, as the CLI reads it."""
+    record = json.loads((EXAMPLES / name).read_text())
     rules = load_rules(record["rules"])
-    result = check_record(rules, rules.start(), [rules.move_from_json(m) for m in record["moves"]])
+    start = rules.state_from_json(record["start"]) if "start" in record else rules.start()
+    return check_record(rules, start, [rules.move_from_json(m) for m in record["moves"]])
+
+
+def test_shipped_example_is_game_1234():
+    result = check_example("wari-pbmserv-example.json")
     assert result["legal"] and result["first_illegal"] is None
     assert result["final"]["pits"] == list(GAME_1234[-1][1].pits)
     assert result["result"] == {"over": False, "winner": None, "scores": {"south": 3, "north": 2}}
+
+
+def test_shipped_grand_slam_and_must_feed_examples():
+    slam = check_example("wari-pbmserv-grand-slam.json")
+    assert slam["legal"] and slam["result"] == {"over": True, "winner": "north", "scores": {"south": 10, "north": 27}}
+    unfed = check_example("wari-pbmserv-must-feed.json")
+    assert (unfed["legal"], unfed["first_illegal"], unfed["reason"]) == (
+        False, 0, "South must feed North: d leaves North empty")
 
 
 def test_game_2346_grand_slam_takes_all_fifteen():
