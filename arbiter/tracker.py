@@ -2,9 +2,10 @@
 
 `Judge` is the game-agnostic core: it keeps the positions the game went through and, for each new
 observation, picks the explanation the recogniser's evidence supports best (no change, one legal
-move, two legal moves, going back to an earlier position), or reports an illegal move with the
-engine's reason. `replay` runs it over photos (contract `arbiter replay`); `Tracker` runs it live
-over a camera behind a motion gate, records every verdict in the store and publishes events.
+move, going back to an earlier position), or flags the change: two legal moves since the last
+picture (a missed picture, or one player moved twice), or an illegal move with the engine's
+reason. `replay` runs it over photos (contract `arbiter replay`); `Tracker` runs it live over a
+camera behind a motion gate, records every verdict in the store and publishes events.
 """
 from __future__ import annotations
 
@@ -53,15 +54,12 @@ class Verdict:
 
     @property
     def legal(self) -> bool:
-        return self.kind != ILLEGAL
-
-    @property
-    def changes_position(self) -> bool:
-        return self.kind in (OPENING, MOVE, TWO_MOVES, UNDO) and self.state is not None
+        """Two moves between pictures are flagged too: one player may have moved twice."""
+        return self.kind not in (ILLEGAL, TWO_MOVES)
 
     def transition(self, source: str, target: str) -> dict:
         """The contract's replay transition, extended with `verdict`, `moves` and `result`."""
-        shown = self.state.to_json() if self.legal and self.state is not None else self.recognised
+        shown = self.state.to_json() if self.kind != ILLEGAL and self.state is not None else self.recognised
         transition = {
             "from": source,
             "to": target,
@@ -120,7 +118,11 @@ class Judge:
             if not fitting:
                 return None
             kind, state, moves = max(fitting, key=lambda c: score(c[1]))
-            return self._verdict(kind, state, reading, moves)
+            reason = None
+            if kind == TWO_MOVES:
+                played = " then ".join(self.rules.notation(move) for move in moves)
+                reason = f"two moves since the last picture ({played}): a picture was missed or a player moved twice"
+            return self._verdict(kind, state, reading, moves, reason)
 
         if not self.history:
             return self._open(reading, best_fit)
@@ -144,10 +146,10 @@ class Judge:
     def _successors(self, state) -> list[tuple]:
         return [(self.rules.apply(state, move), move) for move in self.rules.legal_moves(state)]
 
-    def _verdict(self, kind: str, state, reading: dict, moves: tuple) -> Verdict:
+    def _verdict(self, kind: str, state, reading: dict, moves: tuple, reason: str | None) -> Verdict:
         changed = kind in (MOVE, TWO_MOVES)
         result = self.rules.outcome(state).to_json() if changed and self.rules.is_over(state) else None
-        return Verdict(kind, state, reading, moves, result=result)
+        return Verdict(kind, state, reading, moves, reason, result)
 
     def _open(self, reading: dict, best_fit) -> Verdict:
         start = self.standard_start()
@@ -188,7 +190,7 @@ class Judge:
         if verdict.kind == UNDO:
             while self.history and self.history[-1] != verdict.state:
                 self.history.pop()
-        elif verdict.changes_position:
+        elif verdict.kind in (OPENING, MOVE, TWO_MOVES):
             self.history.append(verdict.state)
 
     def override(self, state) -> None:
@@ -358,24 +360,30 @@ class Tracker:
         if not verdict.legal:
             before = self._last_stable.frame if self._last_stable else None
             record_state = verdict.state.to_json() if verdict.state is not None else verdict.recognised
-            record = self.store.log(self.game_id, ILLEGAL, record_state, reason=verdict.reason,
-                                    recognised=verdict.recognised, snapshots=(before, frame))
+            record = self.store.log(self.game_id, ILLEGAL, record_state, move=transition["moves"] or None,
+                                    reason=verdict.reason, recognised=verdict.recognised,
+                                    snapshots=(before, frame))
             self._pending_illegal = verdict
             self._publish({"type": "illegal", **transition, "snapshot_before": record.snapshot_before,
                            "snapshot_after": record.snapshot_after})
             return
         store_verdict = {OPENING: "start", UNDO: "undo"}.get(verdict.kind, "move")
-        self.store.log(self.game_id, store_verdict, verdict.state.to_json(),
-                       move=transition["move"] if len(verdict.moves) == 1 else transition["moves"] or None,
+        self.store.log(self.game_id, store_verdict, verdict.state.to_json(), move=transition["move"],
                        recognised=verdict.recognised)
         self.judge.apply(verdict)
         self._pending_illegal = None
         self._last_stable = _Stable(label, frame)
         self._publish({"type": "transition", **transition})
-        if verdict.result is not None:
-            self.store.log(self.game_id, "over", verdict.state.to_json(), move=None, recognised=verdict.recognised)
-            self.store.finish_game(self.game_id, verdict.result)
-            self._publish({"type": "over", "game_id": self.game_id, "result": verdict.result})
+        self._finish_if_over()
+
+    def _finish_if_over(self) -> None:
+        if not self.judge.over:
+            return
+        state = self.judge.state
+        result = self.rules.outcome(state).to_json()
+        self.store.log(self.game_id, "over", state.to_json())
+        self.store.finish_game(self.game_id, result)
+        self._publish({"type": "over", "game_id": self.game_id, "result": result})
 
     def _next_game(self) -> None:
         match_id = self.store.game(self.game_id)["match_id"]
@@ -389,23 +397,33 @@ class Tracker:
         """Players state the true position (the camera misread it); recorded as an override."""
         with self._lock:
             state = self.rules.state_from_json(state_json)
+            self.store.log(self.game_id, "override", state.to_json())
             self.judge.override(state)
             self._pending_illegal = None
-            self.store.log(self.game_id, "override", state.to_json())
             self._publish({"type": "override", "position": state.to_json()})
+            self._finish_if_over()
 
     def accept_table(self) -> None:
-        """After an illegal move, the players keep the table as it is; recorded as an accept."""
+        """After an alert, the players keep the table as it is; recorded as an accept.
+
+        After two moves the engine's position after both is kept (it knows whose turn it is);
+        otherwise the reading, with the turn passed on as a move would pass it.
+        """
         with self._lock:
-            if self._pending_illegal is None:
+            pending = self._pending_illegal
+            if pending is None:
                 raise ArbiterError("there is no illegal move to accept")
-            reading = self.judge.as_next_turn(self._pending_illegal.recognised)
-            state = self.rules.state_from_json(reading)
+            if pending.kind == TWO_MOVES:
+                state = pending.state
+            else:
+                state = self.rules.state_from_json(self.judge.as_next_turn(pending.recognised))
+            self.store.log(self.game_id, "accept", state.to_json(),
+                           move=[m.to_json() for m in pending.moves] or None,
+                           reason=pending.reason, recognised=pending.recognised)
             self.judge.override(state)
-            self.store.log(self.game_id, "accept", state.to_json(), reason=self._pending_illegal.reason,
-                           recognised=self._pending_illegal.recognised)
             self._pending_illegal = None
             self._publish({"type": "accept", "position": state.to_json()})
+            self._finish_if_over()
 
     # Running on a camera ------------------------------------------------------------------------
     def run(self, camera, stop: threading.Event | None = None, reopen_delay: float = 1.0) -> None:

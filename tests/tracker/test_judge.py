@@ -66,7 +66,10 @@ def test_a_missed_photo_is_explained_by_two_moves(varanasi):
     assert verdict.kind == TWO_MOVES
     assert varanasi.apply(varanasi.apply(states[0], verdict.moves[0]), verdict.moves[1]) == states[2]
     transition = verdict.transition("a.jpg", "b.jpg")
-    assert transition["legal"] and transition["move"] is None and len(transition["moves"]) == 2
+    assert not transition["legal"] and transition["move"] is None and len(transition["moves"]) == 2
+    assert "two moves" in transition["reason"] and transition["state"] == states[2].to_json()
+    judge.apply(verdict)  # what accepting the table does
+    assert judge.state == states[2]
 
 
 @pytest.mark.parametrize("seed", range(4))

@@ -85,6 +85,19 @@ def test_players_accept_the_table_after_an_illegal_move(tmp_path):
     assert [m.verdict for m in tracker.store.moves(tracker.game_id)] == ["start", "illegal", "accept"]
 
 
+def test_two_moves_between_pictures_are_flagged_and_can_be_accepted(tmp_path):
+    states = game_states(8, 3)
+    tracker, events = make_tracker(tmp_path, [s.to_json() for s in states])
+    show(tracker, [0, 1, 3])
+    (alert,) = of_type(events, "illegal")
+    assert alert["verdict"] == "two_moves" and len(alert["moves"]) == 2
+    assert tracker.judge.state == states[1]
+    tracker.accept_table()
+    assert tracker.judge.state == states[3]
+    accepted = tracker.store.moves(tracker.game_id)[-1]
+    assert accepted.verdict == "accept" and accepted.move == alert["moves"]
+
+
 def test_a_correction_is_recorded_as_an_override(tmp_path):
     states = game_states(4, 1)
     tracker, events = make_tracker(tmp_path, [s.to_json() for s in states])
