@@ -54,8 +54,8 @@ class Verdict:
 
     @property
     def legal(self) -> bool:
-        """Two moves between pictures are flagged too: one player may have moved twice."""
-        return self.kind not in (ILLEGAL, TWO_MOVES)
+        """False for an illegal change and for two moves flagged as such (the reason says why)."""
+        return self.kind != ILLEGAL and self.reason is None
 
     def transition(self, source: str, target: str) -> dict:
         """The contract's replay transition, extended with `verdict`, `moves` and `result`."""
@@ -85,6 +85,9 @@ class Judge:
     def __init__(self, rules, history: Iterable = ()):
         self.rules = rules
         self.history = list(history)
+        # The last picture was flagged. Two moves are then no surprise: that picture showed the
+        # first of them (misread, or put right by the players), so they are judged legal.
+        self.after_alert = False
 
     @property
     def state(self):
@@ -119,7 +122,7 @@ class Judge:
                 return None
             kind, state, moves = max(fitting, key=lambda c: score(c[1]))
             reason = None
-            if kind == TWO_MOVES:
+            if kind == TWO_MOVES and not self.after_alert:
                 played = " then ".join(self.rules.notation(move) for move in moves)
                 reason = f"two moves since the last picture ({played}): a picture was missed or a player moved twice"
             return self._verdict(kind, state, reading, moves, reason)
@@ -186,7 +189,11 @@ class Judge:
         return reading
 
     def apply(self, verdict: Verdict) -> None:
-        """Make a verdict's position the current one (an undo drops the positions after it)."""
+        """Take a verdict into account: a legal one's position becomes the current one (an undo
+        drops the positions after it); a flagged one leaves the position where it was."""
+        self.after_alert = not verdict.legal
+        if not verdict.legal:
+            return
         if verdict.kind == UNDO:
             while self.history and self.history[-1] != verdict.state:
                 self.history.pop()
@@ -196,13 +203,14 @@ class Judge:
     def override(self, state) -> None:
         """Players set the position explicitly: it becomes the current one."""
         self.history.append(state)
+        self.after_alert = False
 
 
 def replay(profile: dict, rules, image_paths: Iterable[str]) -> Iterator[dict]:
     """Contract `arbiter replay`: one transition per pair of consecutive stable photos.
 
-    An illegal transition leaves the judged position where it was, so the next photo is judged
-    against the last legal position (players restore the table or a move is missed).
+    A flagged transition leaves the judged position where it was, so the next photo is judged
+    against the last legal position (the flagged photo was put right, or misread).
     """
     from vision import recognize
     from vision.io import read_image
@@ -211,8 +219,7 @@ def replay(profile: dict, rules, image_paths: Iterable[str]) -> Iterator[dict]:
     previous = None
     for path in image_paths:
         verdict = judge.judge(recognize(read_image(path), profile))
-        if verdict.legal:
-            judge.apply(verdict)
+        judge.apply(verdict)
         if previous is not None:
             yield verdict.transition(previous, path)
         previous = path
@@ -350,6 +357,7 @@ class Tracker:
         verdict = self.judge.judge(observation)
         source = self._last_stable.label if self._last_stable else label
         if verdict.kind == SAME:
+            self.judge.apply(verdict)
             if self._pending_illegal is not None:
                 self._pending_illegal = None
                 self.store.log(self.game_id, "restored", verdict.state.to_json(), recognised=verdict.recognised)
@@ -363,12 +371,14 @@ class Tracker:
             record = self.store.log(self.game_id, ILLEGAL, record_state, move=transition["moves"] or None,
                                     reason=verdict.reason, recognised=verdict.recognised,
                                     snapshots=(before, frame))
+            self.judge.apply(verdict)
             self._pending_illegal = verdict
             self._publish({"type": "illegal", **transition, "snapshot_before": record.snapshot_before,
                            "snapshot_after": record.snapshot_after})
             return
         store_verdict = {OPENING: "start", UNDO: "undo"}.get(verdict.kind, "move")
-        self.store.log(self.game_id, store_verdict, verdict.state.to_json(), move=transition["move"],
+        self.store.log(self.game_id, store_verdict, verdict.state.to_json(),
+                       move=transition["moves"] if len(verdict.moves) > 1 else transition["move"],
                        recognised=verdict.recognised)
         self.judge.apply(verdict)
         self._pending_illegal = None

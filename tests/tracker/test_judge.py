@@ -68,7 +68,18 @@ def test_a_missed_photo_is_explained_by_two_moves(varanasi):
     transition = verdict.transition("a.jpg", "b.jpg")
     assert not transition["legal"] and transition["move"] is None and len(transition["moves"]) == 2
     assert "two moves" in transition["reason"] and transition["state"] == states[2].to_json()
-    judge.apply(verdict)  # what accepting the table does
+    judge.apply(verdict)
+    assert judge.state == states[0]  # flagged: the position waits for the players
+
+
+def test_two_moves_right_after_an_alert_are_legal(varanasi):
+    """The flagged picture showed the first move, misread: the next one resolves it."""
+    states = random_game(varanasi, 5, plies=2)
+    judge = started(varanasi, states[0])
+    judge.apply(judge.judge(FakeObservation({"game": "varanasi", "stacks": [["4white"]]})))
+    verdict = judge.judge(seen(states[2]))
+    assert verdict.kind == TWO_MOVES and verdict.legal and verdict.reason is None
+    judge.apply(verdict)
     assert judge.state == states[2]
 
 
