@@ -15,10 +15,12 @@ import numpy as np
 from engines.errors import ArbiterError
 from vision.wari_board import PIT_COUNT, PITS_PER_ROW, BoardGeometry, local_scale, pit_column_and_row, region_masks
 from vision.wari_count import CountModel
-from vision.wari_measure import PIT_SHRINK, measure_regions
+from vision.wari_measure import PIT_SHRINK, GlintDetector, measure_regions
 from vision.wari_seeds import SeedColourModel, local_contrast, working_frame
 
 START_SEEDS_PER_PIT = 4
+# Glints count only if, at some threshold, this many of the 12 pits show exactly 4 of them.
+_GLINT_AGREEMENT = 10
 _NOT_A_START = "does not show a Wari board at the start position (two rows of six pits with 4 seeds each)"
 
 
@@ -33,18 +35,21 @@ def calibrate(image: np.ndarray) -> dict:
     centres = _pit_clusters(seed_mask)
     geometry = _fit_geometry(centres / scale, (image.shape[1], image.shape[0]), _edge_strength(frame, seed_mask), scale)
     colours = _learn_colours(frame, geometry, seed_mask)
-    measures = measure_regions(frame, geometry, colours)
+    measures = measure_regions(frame, geometry, colours, None)
     counts = CountModel.learn(geometry, measures.seed_pixels, frame.shape[1], START_SEEDS_PER_PIT)
+    glints, glint_agreement = _learn_glints(frame, geometry, colours, counts)
     return {
         "game": "wari",
         "board": geometry.to_json(),
         "seed_colours": colours.to_json(),
         "counts": counts.to_json(),
+        "glints": glints.to_json() if glints else None,
         "summary": {
             "pit_pitch_px": round(local_scale(geometry, 2), 1),
             "pit_radius_px": round(local_scale(geometry, 2) * geometry.pit_radius, 1),
             "seed_area_px": round(float(np.median(counts.seed_area)) / scale**2, 1),
             "start_count_spread": round(counts.spread, 3),
+            "pits_with_4_glints": glint_agreement,
         },
     }
 
@@ -77,6 +82,9 @@ def _pit_clusters(seed_mask: np.ndarray) -> np.ndarray:
             i = parent[i]
         return i
 
+    # Merge the nearest blobs first; of every grouping on the way to 12 clusters, keep the one
+    # whose 12 heaviest clusters fit a 2x6 grid best.
+    best, best_misfit = None, np.inf
     clusters = len(points)
     for edge in order:
         a, b = root(first[edge]), root(second[edge])
@@ -86,34 +94,37 @@ def _pit_clusters(seed_mask: np.ndarray) -> np.ndarray:
         clusters -= 1
         if clusters > 3 * PIT_COUNT:
             continue
-        centres = _heavy_cluster_centres(np.array([root(i) for i in range(len(points))]), areas, points)
-        if centres is not None:
-            return centres
-    raise ArbiterError(f"the photo {_NOT_A_START}")
+        found = _heavy_cluster_centres(np.array([root(i) for i in range(len(points))]), areas, points)
+        if found is not None and found[1] < best_misfit:
+            best, best_misfit = found
+        if clusters == PIT_COUNT:
+            break
+    if best is None:
+        raise ArbiterError(f"the photo {_NOT_A_START}")
+    return best
 
 
-def _heavy_cluster_centres(labels: np.ndarray, areas: np.ndarray, points: np.ndarray) -> np.ndarray | None:
-    """The centres of exactly 12 clusters of similar seed area forming a 2x6 grid, else None."""
+def _heavy_cluster_centres(labels: np.ndarray, areas: np.ndarray, points: np.ndarray):
+    """The centres of the 12 heaviest clusters and their grid misfit, if they are alike and form a 2x6 grid."""
     ids, inverse = np.unique(labels, return_inverse=True)
     cluster_area = np.bincount(inverse, weights=areas)
     heavy = np.argsort(cluster_area)[::-1][:PIT_COUNT]
     if len(heavy) < PIT_COUNT:
         return None
     typical = np.median(cluster_area[heavy])
-    rest = np.delete(cluster_area, heavy)
-    # Twelve similar clusters, and nothing else of their size (a split pit would leave two halves).
-    if cluster_area[heavy].min() < 0.5 * typical or cluster_area[heavy].max() > 2 * typical:
-        return None
-    if len(rest) and rest.max() > 0.35 * typical:
+    # Twelve clusters of similar weight (seeds that blend into the wood make some pits lighter).
+    if cluster_area[heavy].min() < 0.35 * typical or cluster_area[heavy].max() > 3 * typical:
         return None
     centres = np.array([
         np.average(points[inverse == k], axis=0, weights=areas[inverse == k]) for k in heavy
     ])
-    return centres if _grid_order(centres) is not None else None
+    grid = _grid_order(centres)
+    return None if grid is None else (centres, grid[1])
 
 
-def _grid_order(centres: np.ndarray) -> np.ndarray | None:
-    """Reorder 12 centres into contract pit order, or None unless they form two rows of six."""
+def _grid_order(centres: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """12 centres in contract pit order and their worst distance (in pitches) from a fitted
+    2x6 grid, or None unless they form two rows of six."""
     mean = centres.mean(axis=0)
     _, _, axes = np.linalg.svd(centres - mean)
     along = axes[0] if axes[0][0] >= 0 else -axes[0]
@@ -136,7 +147,8 @@ def _grid_order(centres: np.ndarray) -> np.ndarray | None:
     if homography is None:
         return None
     residual = np.linalg.norm(cv2.perspectiveTransform(board.reshape(-1, 1, 2), homography).reshape(-1, 2) - ordered, axis=1)
-    return ordered if residual.max() < 0.25 * pitch else None
+    misfit = float(residual.max() / pitch)
+    return (ordered, misfit) if misfit < 0.25 else None
 
 
 def _board_points(row_spacing: float) -> np.ndarray:
@@ -146,7 +158,7 @@ def _board_points(row_spacing: float) -> np.ndarray:
 
 
 def _fit_geometry(centres: np.ndarray, image_size: tuple[int, int], edges: np.ndarray, scale: float) -> BoardGeometry:
-    ordered = _grid_order(centres)
+    ordered, _ = _grid_order(centres)
     rough, _ = cv2.findHomography(_board_points(1.0), ordered, 0)
     # Rows one unit apart are not to scale: measure the row spacing in pitches so circles stay round.
     middle = cv2.perspectiveTransform(np.array([[[2.5, 0.0]], [[2.5, 1.0]], [[2.0, 0.5]], [[3.0, 0.5]]]), rough)
@@ -233,3 +245,23 @@ def _board_outline(geometry: BoardGeometry, scale: float) -> np.ndarray:
     bottom = -geometry.pit_radius - margin
     top = geometry.row_spacing + geometry.pit_radius + margin
     return geometry.to_image(np.array([[left, bottom], [right, bottom], [right, top], [left, top]]), scale)
+
+
+def _learn_glints(frame: np.ndarray, geometry: BoardGeometry, colours: SeedColourModel, counts: CountModel):
+    """The glint threshold at which most pits show their 4 seeds' glints: (detector or None, pits agreeing).
+
+    The middle of the best range of thresholds is kept, as far as possible from both missing dim
+    glints and counting wood grain. Matte seeds agree nowhere and get no detector.
+    """
+    seed_diameter = 2 * np.sqrt(float(np.median(counts.seed_area[:PIT_COUNT])) / np.pi)
+    kernel = max(3, int(round(seed_diameter)))
+    thresholds = np.arange(4.0, 80.0, 2.0)
+    agreement = np.array([
+        np.count_nonzero(measure_regions(frame, geometry, colours, GlintDetector(kernel, t)).glints[:PIT_COUNT] == START_SEEDS_PER_PIT)
+        for t in thresholds
+    ])
+    best = int(agreement.max())
+    if best < _GLINT_AGREEMENT:
+        return None, best
+    agreeing = thresholds[agreement == best]
+    return GlintDetector(kernel, float(np.sqrt(agreeing.min() * agreeing.max()))), best

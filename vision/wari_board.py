@@ -116,9 +116,13 @@ class RegionMask:
     mask: np.ndarray
 
     def pixels(self, image: np.ndarray) -> np.ndarray:
-        """The region's pixels of an image as an Nx(channels) array (empty where it leaves the frame)."""
+        """The region's pixels of an image, one row per pixel."""
         height, width = self.mask.shape
         return image[self.y0 : self.y0 + height, self.x0 : self.x0 + width][self.mask]
+
+    def shifted(self, dx: int, dy: int) -> "RegionMask":
+        """The same region in an image cropped or padded by (dx, dy)."""
+        return RegionMask(self.x0 + dx, self.y0 + dy, self.mask)
 
     @property
     def area(self) -> int:

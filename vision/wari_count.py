@@ -31,6 +31,11 @@ _NOISE_DOF = 6.0
 # distribution from spreading over every count the saturated area cannot tell apart.
 _COMMON_PILE = 8
 _PILE_DECAY = 4.0
+# Glint counts: exact for seeds side by side; each hidden seed makes the count less certain.
+_GLINT_SPREAD = 0.25
+_HIDDEN_GLINT_SPREAD = 0.6
+_GLINT_SLIP = 0.03  # a glint missed (a seed in shadow) or doubled (a long seed), per pit
+_GLINT_OUTLIER = 0.003
 _MIN_SPREAD = 0.12  # seeds; even a perfect calibration photo leaves this much pit-to-pit variation
 _SPREAD_MARGIN = 1.3  # 12 pits give a rough spread estimate; widen rather than exclude the truth
 _KEPT_MASS = 0.998
@@ -66,9 +71,17 @@ class CountModel:
         floor = fill * self.capacity[region]
         return counts / (1 + (counts / floor) ** _SATURATION_SHARPNESS) ** (1 / _SATURATION_SHARPNESS)
 
-    def posterior(self, region: int, seed_pixels: float) -> np.ndarray:
-        """Probability of each count 0..MAX_SEEDS given the region's seed pixels."""
+    def posterior(self, region: int, seed_pixels: float, glints: float | None = None) -> np.ndarray:
+        """Probability of each count 0..MAX_SEEDS given the region's seed pixels and glints (if counted)."""
         counts = np.arange(MAX_SEEDS + 1, dtype=np.float64)
+        log_posterior = self._area_log_likelihood(region, counts, seed_pixels)
+        if glints is not None:
+            log_posterior += self._glint_log_likelihood(region, counts, glints)
+        log_posterior -= np.maximum(counts - _COMMON_PILE, 0) / _PILE_DECAY
+        weights = np.exp(log_posterior - log_posterior.max())
+        return weights / weights.sum()
+
+    def _area_log_likelihood(self, region: int, counts: np.ndarray, seed_pixels: float) -> np.ndarray:
         visible = seed_pixels / self.seed_area[region]
         # Spread grows with the number of seeds whose placement varies, from a floor at 0 and 1.
         # Placement noise grows with the seeds lying side by side, not with those hidden in a pile.
@@ -79,10 +92,19 @@ class CountModel:
         packing = self.expected_visible(region, counts, 1 + _FILL_UNCERTAINTY) - expected
         sigma = np.hypot(placement, packing)
         z = (visible - expected) / sigma
-        log_likelihood = -0.5 * (_NOISE_DOF + 1) * np.log1p(z**2 / _NOISE_DOF) - np.log(sigma)
-        log_posterior = log_likelihood - np.maximum(counts - _COMMON_PILE, 0) / _PILE_DECAY
-        weights = np.exp(log_posterior - log_posterior.max())
-        return weights / weights.sum()
+        return -0.5 * (_NOISE_DOF + 1) * np.log1p(z**2 / _NOISE_DOF) - np.log(sigma)
+
+    def _glint_log_likelihood(self, region: int, counts: np.ndarray, glints: float) -> np.ndarray:
+        """Glints show every seed lying side by side and fewer once seeds hide each other; now and
+        then one is missed or doubled."""
+        shown = self.expected_visible(region, counts)
+        sigma = _GLINT_SPREAD + _HIDDEN_GLINT_SPREAD * (counts - shown)
+
+        def density(centre):
+            return np.exp(-0.5 * ((glints - centre) / sigma) ** 2) / sigma
+
+        near_miss = _GLINT_SLIP * (density(shown - 1) + density(shown + 1))
+        return np.log((1 - 2 * _GLINT_SLIP) * density(shown) + near_miss + _GLINT_OUTLIER)
 
     def to_json(self) -> dict:
         return {

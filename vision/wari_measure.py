@@ -1,15 +1,64 @@
-"""Measuring each pit and store of a frame: how much of it is seed, and how much is unexplained."""
+"""Measuring each pit and store of a frame: its seed area, its seed glints, and how much is unexplained.
+
+Two cues per region: the pixels whose colour says "seed", and the glints — a lamp makes one small
+highlight on every seed whose top shows, so counting bright peaks on seed pixels counts the seeds
+lying side by side even when they touch.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
+import cv2
 import numpy as np
 
+from engines.errors import ArbiterError
 from vision.wari_board import REGION_COUNT, BoardGeometry, region_masks
 from vision.wari_seeds import SeedColourModel
 
 # Pits are measured slightly inside their rim: the rim's highlight and shadow are neither seed nor floor.
 PIT_SHRINK = 0.95
+_SEED_COVER = 0.6
+
+
+@dataclass(frozen=True)
+class GlintDetector:
+    """Lightness peaks at least `threshold` above their surroundings, at most one per seed-sized patch."""
+
+    kernel: int  # working-frame pixels, about one seed across
+    threshold: float
+
+    def peaks(self, frame: np.ndarray, seed_like: np.ndarray) -> np.ndarray:
+        """Label image: one label per glint lying on or next to seed pixels, 0 elsewhere."""
+        lightness = cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)[..., 0], (5, 5), 1.0)
+        patch = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (self.kernel, self.kernel))
+        raised = cv2.morphologyEx(lightness, cv2.MORPH_TOPHAT, patch)
+        # One peak per seed-sized neighbourhood: touching seeds' centres lie a diameter apart.
+        local_max = raised == cv2.dilate(raised, patch)
+        # A peak must sit in a seed-sized patch of seed colours: the lamp's glint on an uncovered
+        # pit floor is smaller than a seed.
+        core = max(3, self.kernel // 2)
+        on_seed = cv2.blur(seed_like.astype(np.float32), (core, core)) >= _SEED_COVER
+        peaks = (local_max & (raised > self.threshold) & on_seed).astype(np.uint8)
+        # A flat-topped glint has several equal maxima: merge neighbours into one.
+        _, labels = cv2.connectedComponents(cv2.dilate(peaks, np.ones((3, 3), np.uint8)))
+        return labels
+
+    def to_json(self) -> dict:
+        return {"kernel_px": self.kernel, "threshold": round(self.threshold, 2)}
+
+    @classmethod
+    def from_json(cls, obj: object) -> "GlintDetector | None":
+        """None when calibration found the seeds' glints unreliable (matte seeds)."""
+        if obj is None:
+            return None
+        try:
+            detector = cls(int(obj["kernel_px"]), float(obj["threshold"]))
+        except (KeyError, TypeError, ValueError):
+            raise ArbiterError("the Wari profile's glint settings are malformed; calibrate again") from None
+        if detector.kernel < 3 or detector.threshold <= 0:
+            raise ArbiterError("the Wari profile's glint settings are malformed; calibrate again")
+        return detector
 
 
 @dataclass(frozen=True)
@@ -17,26 +66,46 @@ class RegionMeasures:
     """Per region (12 pits, South's store, North's store) of one frame."""
 
     seed_pixels: np.ndarray  # pixels classified as seed
+    glints: np.ndarray  # glints counted (zeros without a glint detector)
     unknown_share: np.ndarray  # share of pixels whose colour calibration never saw (a hand, a shadow)
     visible_share: np.ndarray  # share of the region inside the frame
 
 
-def measure_regions(frame: np.ndarray, geometry: BoardGeometry, colours: SeedColourModel) -> RegionMeasures:
-    """Classify every pixel of every region of a working-size frame."""
+def measure_regions(
+    frame: np.ndarray, geometry: BoardGeometry, colours: SeedColourModel, glints: GlintDetector | None
+) -> RegionMeasures:
+    """Classify every pixel of every region of a working-size frame and count the glints."""
     height, width = frame.shape[:2]
-    full_masks = region_masks(geometry, (width, height), PIT_SHRINK)
-    seed_pixels = np.zeros(REGION_COUNT)
-    unknown_share = np.ones(REGION_COUNT)
-    visible_share = np.zeros(REGION_COUNT)
-    for region, mask in enumerate(full_masks):
-        pixels = mask.pixels(frame)
+    masks = region_masks(geometry, (width, height), PIT_SHRINK)
+    x0, y0, x1, y1 = _board_box(geometry, (width, height))
+    board = frame[y0:y1, x0:x1]
+    seed_like = colours.probability(board) > 0.5
+    known = colours.is_known(board)
+    labels = glints.peaks(board, seed_like) if glints is not None and board.size else None
+    seed_pixels, glint_counts = np.zeros(REGION_COUNT), np.zeros(REGION_COUNT)
+    unknown_share, visible_share = np.ones(REGION_COUNT), np.zeros(REGION_COUNT)
+    for region, mask in enumerate(masks):
+        local = mask.shifted(-x0, -y0)
         expected = _expected_area(geometry, region, width)
-        visible_share[region] = min(len(pixels) / expected, 1.0) if expected else 0.0
-        if len(pixels) == 0:
+        visible_share[region] = min(mask.area / expected, 1.0) if expected else 0.0
+        if mask.area == 0:
             continue
-        seed_pixels[region] = np.count_nonzero(colours.probability(pixels) > 0.5)
-        unknown_share[region] = 1.0 - np.count_nonzero(colours.is_known(pixels)) / len(pixels)
-    return RegionMeasures(seed_pixels, unknown_share, visible_share)
+        seed_pixels[region] = np.count_nonzero(local.pixels(seed_like))
+        unknown_share[region] = 1.0 - np.count_nonzero(local.pixels(known)) / mask.area
+        if labels is not None:
+            glint_counts[region] = np.count_nonzero(np.unique(local.pixels(labels)))
+    return RegionMeasures(seed_pixels, glint_counts, unknown_share, visible_share)
+
+
+@lru_cache(maxsize=32)
+def _board_box(geometry: BoardGeometry, frame_size: tuple[int, int]) -> tuple[int, int, int, int]:
+    """The frame's box around all regions: the only part worth filtering."""
+    masks = region_masks(geometry, frame_size, PIT_SHRINK)
+    x0 = min(m.x0 for m in masks)
+    y0 = min(m.y0 for m in masks)
+    x1 = max(m.x0 + m.mask.shape[1] for m in masks)
+    y1 = max(m.y0 + m.mask.shape[0] for m in masks)
+    return x0, y0, max(x1, x0), max(y1, y0)
 
 
 def _expected_area(geometry: BoardGeometry, region: int, frame_width: int) -> float:

@@ -1,0 +1,43 @@
+"""Drawing what Wari recognition read on top of the camera frame (for the web page and for debugging)."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.wari import WariObservation
+
+_SURE = (80, 220, 80)  # BGR: the reading holds at least this share of its region's probability
+_UNSURE = (0, 170, 255)
+_SURE_SHARE = 0.9
+
+
+def draw_overlay(image: np.ndarray, observation: WariObservation) -> np.ndarray:
+    """A copy of the frame with every pit and store outlined and labelled with its most likely count.
+
+    Regions whose reading is uncertain are drawn in orange with a question mark.
+    """
+    canvas = image.copy()
+    geometry = observation.geometry
+    scale = canvas.shape[1] / geometry.image_size[0]
+    thickness = max(1, round(2 * scale))
+    for region, distribution in enumerate(observation.regions):
+        count = max(distribution, key=distribution.get)
+        sure = distribution[count] >= _SURE_SHARE
+        colour = _SURE if sure else _UNSURE
+        outline = np.round(geometry.outline_in_image(region, scale)).astype(np.int32)
+        cv2.polylines(canvas, [outline], True, colour, thickness, cv2.LINE_AA)
+        label = str(count) if sure else f"{count}?"
+        centre = geometry.to_image(np.array([geometry.centre_in_board(region)]), scale)[0]
+        _label(canvas, label, centre, colour, scale)
+    _label(canvas, f"confidence {observation.confidence:.2f}", np.array([140, 30]) * scale, (255, 255, 255), scale)
+    return canvas
+
+
+def _label(canvas: np.ndarray, text: str, centre: np.ndarray, colour, scale: float) -> None:
+    """Text centred on a point, with a dark outline so it reads on wood and on seeds alike."""
+    font_scale = 1.0 * scale
+    weight = max(1, round(2 * scale))
+    (width, height), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, font_scale, weight)
+    origin = (int(centre[0] - width / 2), int(centre[1] + height / 2))
+    cv2.putText(canvas, text, origin, cv2.FONT_HERSHEY_SIMPLEX, font_scale, (0, 0, 0), weight + 3, cv2.LINE_AA)
+    cv2.putText(canvas, text, origin, cv2.FONT_HERSHEY_SIMPLEX, font_scale, colour, weight, cv2.LINE_AA)
