@@ -72,15 +72,24 @@ def explain_microseconds(rules, rng: random.Random, calls: int) -> tuple[float, 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="time per measurement")
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per engine")
+    parser.add_argument("--rounds", type=int, default=4,
+                        help="the engines take turns in this many slices, so that load from other "
+                             "processes falls on all of them alike")
     args = parser.parse_args()
     rng = random.Random(1)
-    print(f"{'engine':<28}{'games/s':>10}{'plies/s':>12}")
-    games, plies = openspiel_playouts(rng, args.seconds)
-    print(f"{'open-spiel oware (C++)':<28}{games:>10.0f}{plies:>12.0f}")
+    engines = {"open-spiel oware (C++)": lambda seconds: openspiel_playouts(rng, seconds)}
     for name in VARIANTS:
-        games, plies = arbiter_playouts(load_rules({"game": "wari", "variant": name}), rng, args.seconds)
-        print(f"{'arbiter ' + name:<28}{games:>10.0f}{plies:>12.0f}")
+        rules = load_rules({"game": "wari", "variant": name})
+        engines[f"arbiter {name}"] = lambda seconds, rules=rules: arbiter_playouts(rules, rng, seconds)
+    totals = dict.fromkeys(engines, (0.0, 0.0))
+    for _ in range(args.rounds):
+        for label, measure in engines.items():
+            games, plies = measure(args.seconds / args.rounds)
+            totals[label] = (totals[label][0] + games / args.rounds, totals[label][1] + plies / args.rounds)
+    print(f"{'engine':<28}{'games/s':>10}{'plies/s':>12}")
+    for label, (games, plies) in totals.items():
+        print(f"{label:<28}{games:>10.0f}{plies:>12.0f}")
     legal, wrong = explain_microseconds(load_rules({"game": "wari"}), rng, 2000)
     print(f"explain (pbmserv): {legal:.0f} us on a legal board, {wrong:.0f} us on a miscounted one")
 
