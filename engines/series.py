@@ -6,7 +6,7 @@ usually change sides between games.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from typing import Any, Mapping
 
 from engines.base import Outcome
@@ -36,8 +36,7 @@ class Standing:
     points: float
 
     def to_json(self) -> dict:
-        return {"player": self.player, "wins": self.wins, "draws": self.draws,
-                "losses": self.losses, "points": self.points}
+        return asdict(self)
 
 
 @dataclass(frozen=True)
