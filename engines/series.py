@@ -53,10 +53,10 @@ class Series:
     results: tuple[GameResult, ...] = ()
 
     def __post_init__(self) -> None:
-        if len(self.players) < 2 or len(set(self.players)) != len(self.players):
-            raise RulesError(f"a series needs two or more distinct players, got {list(self.players)}")
         if not all(isinstance(p, str) and p for p in self.players):
             raise RulesError("series players must be non-empty names")
+        if len(self.players) < 2 or len(set(self.players)) != len(self.players):
+            raise RulesError(f"a series needs two or more distinct players, got {list(self.players)}")
         if (self.games is None) == (self.first_to is None):
             raise RulesError("a series has exactly one of \"games\" (N games) and \"first_to\" (K wins)")
         length = self.games if self.games is not None else self.first_to

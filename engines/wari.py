@@ -150,7 +150,7 @@ class WariRules:
         if not isinstance(obj, dict) or obj.get("game") != "wari":
             raise RulesError("Wari rules look like {\"game\": \"wari\", \"variant\": \"pbmserv\"}")
         name = obj.get("variant", "pbmserv")
-        if name not in VARIANTS:
+        if not isinstance(name, str) or name not in VARIANTS:
             raise RulesError(f"unknown Wari variant {name!r}: expected one of {', '.join(VARIANTS)}")
         allowed = OPTIONS.get(name, {})
         unknown = set(obj) - {"game", "variant"} - set(allowed)

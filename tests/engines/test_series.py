@@ -1,4 +1,5 @@
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from engines.base import Outcome
 from engines.errors import ArbiterError, RulesError, StateError
@@ -73,3 +74,22 @@ def test_bad_series_json_raises_one_line_errors(bad):
     with pytest.raises(ArbiterError) as info:
         Series.from_json(bad)
     assert "\n" not in str(info.value)
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-2, 5) | st.floats(allow_nan=False) | st.sampled_from(["Ann", "Bob", ""]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.sampled_from(["players", "games", "first_to", "results", "winner", "points", "Ann"]), inner, max_size=4),
+    max_leaves=20,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON)
+def test_any_json_is_read_or_refused_with_a_one_line_arbiter_error(obj):
+    try:
+        series = Series.from_json(obj)
+    except ArbiterError as exc:
+        assert "\n" not in str(exc)
+    else:
+        assert Series.from_json(series.to_json()) == series

@@ -1,7 +1,8 @@
 """Bad rules, states and moves give one-line errors; explain names what went wrong."""
 import pytest
+from hypothesis import given, settings, strategies as st
 
-from engines import IllegalMove, MoveError, RulesError, StateError, load_rules
+from engines import ArbiterError, IllegalMove, MoveError, RulesError, StateError, load_rules
 from engines.wari import WariMove, WariState
 
 PBMSERV = load_rules({"game": "wari"})
@@ -147,3 +148,23 @@ def test_explain_a_move_the_rules_forbid():
 def test_explain_after_the_game_is_over():
     over = {"game": "wari", "pits": [1] * 12, "stores": [25, 11], "to_move": "north"}
     assert explain(over, over | {"pits": [1] * 6 + [2, 1, 1, 1, 1, 0]})["reason"] == "the game is over"
+
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 60) | st.floats(allow_nan=False) | st.sampled_from(
+        ["wari", "south", "north", "c", "pbmserv", "aware", "any", "sides", ""]),
+    lambda inner: st.lists(inner, max_size=13) | st.dictionaries(
+        st.sampled_from(["game", "variant", "pits", "stores", "to_move", "seen", "player", "pit",
+                         "capture_side", "remainder", "x"]), inner, max_size=5),
+    max_leaves=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(JSON)
+def test_any_json_is_accepted_or_refused_with_a_one_line_arbiter_error(obj):
+    for read in (load_rules, PBMSERV.state_from_json, PBMSERV.move_from_json):
+        try:
+            read(obj)
+        except ArbiterError as exc:
+            assert "\n" not in str(exc)
