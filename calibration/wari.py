@@ -15,7 +15,7 @@ import numpy as np
 from engines.errors import ArbiterError
 from vision.wari_board import PIT_COUNT, PITS_PER_ROW, BoardGeometry, local_scale, pit_column_and_row, region_masks
 from vision.wari_count import CountModel
-from vision.wari_measure import PIT_SHRINK, GlintDetector, measure_regions
+from vision.wari_measure import PIT_SHRINK, GlintDetector, board_top_colours, measure_regions
 from vision.wari_seeds import SeedColourModel, local_contrast, working_frame
 
 START_SEEDS_PER_PIT = 4
@@ -44,6 +44,10 @@ def calibrate(image: np.ndarray) -> dict:
         "seed_colours": colours.to_json(),
         "counts": counts.to_json(),
         "glints": glints.to_json() if glints else None,
+        "board_top_lab": [
+            [round(float(v), 1) for v in colour] if np.isfinite(colour).all() else None
+            for colour in board_top_colours(frame, geometry)
+        ],
         "summary": {
             "pit_pitch_px": round(local_scale(geometry, 2), 1),
             "pit_radius_px": round(local_scale(geometry, 2) * geometry.pit_radius, 1),

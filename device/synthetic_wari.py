@@ -110,7 +110,7 @@ def _paint_seeds(canvas, centre, half_axes, count, style, photo: np.random.Gener
     """Seeds roll to free spots near the bowl's bottom; once the floor is full they land on top of others."""
     size = 0.085 * _PITCH if style == "nicker" else 0.07 * _PITCH  # half the short axis
     elongation = 1.25 if style == "nicker" else 1.0
-    spacing = 1.9 * size * elongation  # seeds side by side just touch
+    spacing = 1.9 * size * (1 + elongation) / 2  # long seeds side by side nestle against each other
     floor = (half_axes[0] - 1.1 * size, half_axes[1] - 1.1 * size)
     placed: list[tuple[float, float, float]] = []  # x, y, height level
     for _ in range(count):

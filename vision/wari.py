@@ -15,12 +15,15 @@ import numpy as np
 from engines.errors import ArbiterError
 from vision.wari_board import PIT_COUNT, REGION_COUNT, BoardGeometry
 from vision.wari_count import CountModel, plausible_counts
-from vision.wari_measure import GlintDetector, measure_regions
+from vision.wari_measure import GlintDetector, board_top_colours, measure_regions
 from vision.wari_seeds import SeedColourModel, working_frame
 
 # A count outside a region's plausible set still scores this probability: a misreading costs a
 # fixed amount rather than ruling a candidate out.
 PROBABILITY_FLOOR = 1e-4
+# Lab distance (8-bit OpenCV units) within which the board top still looks as at calibration:
+# sensor noise and JPEG move a 5x5 patch's mean by a few units, a hand or a shadow by tens.
+BOARD_TOP_TOLERANCE = 18.0
 # Stores are piled high and often half hidden; the tracker should lean on the pits.
 STORE_WEIGHT = 0.3
 
@@ -33,6 +36,7 @@ class WariProfile:
     colours: SeedColourModel
     counts: CountModel
     glints: GlintDetector | None
+    board_top: np.ndarray  # Lab colours of the board top between the pits (NaN: not seen)
 
     @classmethod
     def from_json(cls, profile: object) -> "WariProfile":
@@ -44,6 +48,7 @@ class WariProfile:
             SeedColourModel.from_json(profile.get("seed_colours")),
             CountModel.from_json(profile.get("counts")),
             GlintDetector.from_json(profile.get("glints")),
+            _board_top_from_json(profile.get("board_top_lab")),
         )
 
 
@@ -102,7 +107,8 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> WariObservation:
     # A hand or a shadow brings colours calibration never saw; a region cut off by the frame edge cannot be read.
     seen = (1 - measures.unknown_share[:PIT_COUNT]) * measures.visible_share[:PIT_COUNT]
     sureness = np.array([p.max() for p in posteriors[:PIT_COUNT]])
-    confidence = float(np.clip(np.mean(sureness) * np.min(seen) ** 2, 0.0, 1.0))
+    board_match = _board_top_match(frame, calibrated)
+    confidence = float(np.clip(np.mean(sureness) * np.min(seen) ** 2 * board_match**2, 0.0, 1.0))
     return WariObservation(calibrated.geometry, regions, confidence)
 
 
@@ -125,6 +131,28 @@ def _frame_for(image: np.ndarray, geometry: BoardGeometry) -> np.ndarray:
             f"the image is {width}x{height} but the profile was calibrated on {calibrated_width}x{calibrated_height} frames"
         )
     return working_frame(image)
+
+
+def _board_top_match(frame: np.ndarray, calibrated: WariProfile) -> float:
+    """Share of the board top that looks as it did at calibration: low when a hand, an arm's
+    shadow or a moved camera changes it, or when the frame shows no board at all."""
+    reference = calibrated.board_top
+    seen = ~np.isnan(reference).any(axis=1)
+    if not seen.any():
+        return 1.0
+    now = board_top_colours(frame, calibrated.geometry)
+    distance = np.linalg.norm(now[seen] - reference[seen], axis=1)
+    return float(np.mean(np.nan_to_num(distance, nan=np.inf) < BOARD_TOP_TOLERANCE))
+
+
+def _board_top_from_json(obj: object) -> np.ndarray:
+    try:
+        colours = np.array([[np.nan] * 3 if c is None else [float(v) for v in c] for c in obj], np.float32)
+    except (TypeError, ValueError):
+        raise ArbiterError("the Wari profile's board colours are missing or malformed; calibrate again") from None
+    if colours.ndim != 2 or colours.shape[1] != 3:
+        raise ArbiterError("the Wari profile's board colours are malformed; calibrate again")
+    return colours
 
 
 def _most_likely(distribution: dict[int, float]) -> int:

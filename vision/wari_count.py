@@ -21,7 +21,7 @@ MAX_SEEDS = 48
 # bowl's steep rim holds none). Fitted on the rendered bench sessions: 0.90 for nicker nuts,
 # 0.76 for glass beads; the spread between the two is allowed for by _FILL_UNCERTAINTY.
 FLOOR_FILL = 0.83
-_FILL_UNCERTAINTY = 0.12
+_FILL_UNCERTAINTY = 1.25  # a factor: unseen seeds may pack this much looser or tighter
 _SATURATION_SHARPNESS = 4.0
 # Degrees of freedom of the Student-t measurement noise: heavy tails keep a lamp glint or an
 # odd pile from ruling the true count out altogether.
@@ -83,13 +83,10 @@ class CountModel:
 
     def _area_log_likelihood(self, region: int, counts: np.ndarray, seed_pixels: float) -> np.ndarray:
         visible = seed_pixels / self.seed_area[region]
-        # Spread grows with the number of seeds whose placement varies, from a floor at 0 and 1.
         # Placement noise grows with the seeds lying side by side, not with those hidden in a pile.
         side_by_side = np.clip(counts, 1.5, self.capacity[region])
         placement = _SPREAD_MARGIN * self.spread * np.sqrt(side_by_side / 4)
-        expected = self.expected_visible(region, counts)
-        # Piles depend on how the seeds pack, known only roughly: it matters once the floor fills.
-        packing = self.expected_visible(region, counts, 1 + _FILL_UNCERTAINTY) - expected
+        expected, packing = self._visible_with_packing_doubt(region, counts)
         sigma = np.hypot(placement, packing)
         z = (visible - expected) / sigma
         return -0.5 * (_NOISE_DOF + 1) * np.log1p(z**2 / _NOISE_DOF) - np.log(sigma)
@@ -97,14 +94,21 @@ class CountModel:
     def _glint_log_likelihood(self, region: int, counts: np.ndarray, glints: float) -> np.ndarray:
         """Glints show every seed lying side by side and fewer once seeds hide each other; now and
         then one is missed or doubled."""
-        shown = self.expected_visible(region, counts)
-        sigma = _GLINT_SPREAD + _HIDDEN_GLINT_SPREAD * (counts - shown)
+        shown, packing = self._visible_with_packing_doubt(region, counts)
+        sigma = np.hypot(_GLINT_SPREAD + _HIDDEN_GLINT_SPREAD * (counts - shown), packing)
 
         def density(centre):
             return np.exp(-0.5 * ((glints - centre) / sigma) ** 2) / sigma
 
         near_miss = _GLINT_SLIP * (density(shown - 1) + density(shown + 1))
         return np.log((1 - 2 * _GLINT_SLIP) * density(shown) + near_miss + _GLINT_OUTLIER)
+
+    def _visible_with_packing_doubt(self, region: int, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Expected visible seeds, and how far that moves if the seeds pack looser or tighter than
+        assumed (nothing while they all lie side by side, a lot once they pile)."""
+        looser = self.expected_visible(region, counts, _FILL_UNCERTAINTY)
+        tighter = self.expected_visible(region, counts, 1 / _FILL_UNCERTAINTY)
+        return self.expected_visible(region, counts), (looser - tighter) / 2
 
     def to_json(self) -> dict:
         return {

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 
 from engines.errors import ArbiterError
-from vision.wari_board import REGION_COUNT, BoardGeometry, region_masks
+from vision.wari_board import PITS_PER_ROW, REGION_COUNT, BoardGeometry, region_masks
 from vision.wari_seeds import SeedColourModel
 
 # Pits are measured slightly inside their rim: the rim's highlight and shadow are neither seed nor floor.
@@ -113,3 +113,23 @@ def _expected_area(geometry: BoardGeometry, region: int, frame_width: int) -> fl
     outline = geometry.outline_in_image(region, frame_width / geometry.image_size[0], PIT_SHRINK)
     x, y = outline[:, 0], outline[:, 1]
     return float(abs(np.dot(x, np.roll(y, 1)) - np.dot(y, np.roll(x, 1))) / 2)
+
+
+def board_top_points(geometry: BoardGeometry) -> np.ndarray:
+    """Board-frame points on the flat top between the pits, where seeds never lie (only hands)."""
+    between_columns = [(c + 0.5, row * geometry.row_spacing) for row in (0, 1) for c in range(PITS_PER_ROW - 1)]
+    between_rows = [(float(c), geometry.row_spacing / 2) for c in range(PITS_PER_ROW)]
+    return np.array(between_columns + between_rows)
+
+
+def board_top_colours(frame: np.ndarray, geometry: BoardGeometry) -> np.ndarray:
+    """Mean Lab colour of a 5x5 patch at each board-top point (NaN where it leaves the frame)."""
+    height, width = frame.shape[:2]
+    points = np.round(geometry.to_image(board_top_points(geometry), width / geometry.image_size[0])).astype(int)
+    inside = (points[:, 0] >= 2) & (points[:, 0] < width - 2) & (points[:, 1] >= 2) & (points[:, 1] < height - 2)
+    colours = np.full((len(points), 3), np.nan, np.float32)
+    if inside.any():
+        patches = np.concatenate([frame[y - 2 : y + 3, x - 2 : x + 3] for x, y in points[inside]])
+        lab = cv2.cvtColor(patches, cv2.COLOR_BGR2LAB).astype(np.float32)
+        colours[inside] = lab.reshape(-1, 25, 3).mean(axis=1)
+    return colours

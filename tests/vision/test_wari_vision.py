@@ -1,0 +1,165 @@
+"""Wari calibration and recognition on synthetic boards (device.synthetic_wari), never on ../shared."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from calibration.wari import calibrate
+from device.synthetic_wari import render_board
+from engines.errors import ArbiterError
+from vision import recognize as recognize_any
+from vision.wari import WariObservation, recognize
+from vision.wari_overlay import draw_overlay
+
+START = [4] * 12
+# Distinct small counts in every pit: a reading in the wrong pit order cannot match.
+ORDER_PROBE = [0, 1, 2, 3, 0, 1, 2, 3, 1, 0, 3, 2]
+
+
+def saved(profile: dict) -> dict:
+    """The profile as the CLI saves and loads it."""
+    return json.loads(json.dumps(profile))
+
+
+@pytest.fixture(scope="module", params=[("nicker", 0), ("glass", 1)], ids=["nicker", "glass"])
+def table(request):
+    style, session = request.param
+    profile = saved(calibrate(render_board(START, [0, 0], seed=0, style=style, session=session)))
+    return style, session, profile
+
+
+def test_profile_names_the_game_and_summarises_the_board(table):
+    _, _, profile = table
+    assert profile["game"] == "wari"
+    summary = profile["summary"]
+    # Synthetic pits are 120 canvas pixels apart, warped at 0.85-1.0x of a 1280-pixel frame.
+    assert 100 < summary["pit_pitch_px"] < 180
+    assert 0.3 < summary["pit_radius_px"] / summary["pit_pitch_px"] < 0.5
+    assert summary["pits_with_4_glints"] >= 10
+
+
+def test_pits_are_read_in_contract_order(table):
+    style, session, profile = table
+    observation = recognize(render_board(ORDER_PROBE, [0, 0], seed=5, style=style, session=session), profile)
+    assert observation.pits == ORDER_PROBE
+
+
+@pytest.mark.parametrize("photo", range(3))
+def test_small_counts_are_exact_and_a_pile_inside_the_distribution(table, photo):
+    style, session, profile = table
+    rng = np.random.default_rng([photo, session])
+    pits = [int(n) for n in rng.integers(0, 4, 12)]
+    pits[int(rng.integers(12))] = int(rng.integers(6, 9))
+    observation = recognize(render_board(pits, [0, 0], seed=10 + photo, style=style, session=session), profile)
+    reading = observation.to_json()
+    small = [i for i, n in enumerate(pits) if n <= 3]
+    assert [observation.pits[i] for i in small] == [pits[i] for i in small]
+    assert all(str(n) in distribution for n, distribution in zip(pits, reading["evidence"]["pits"]))
+
+
+def test_observation_json_follows_the_contract(table):
+    style, session, profile = table
+    reading = recognize(render_board(ORDER_PROBE, [3, 1], seed=7, style=style, session=session), profile).to_json()
+    assert set(reading) == {"state", "confidence", "evidence"}
+    assert reading["state"]["game"] == "wari"
+    assert len(reading["state"]["pits"]) == 12 and len(reading["state"]["stores"]) == 2
+    assert 0.0 <= reading["confidence"] <= 1.0
+    for distribution in reading["evidence"]["pits"] + reading["evidence"]["stores"]:
+        assert all(key.isdigit() for key in distribution)
+        assert sum(distribution.values()) == pytest.approx(1.0, abs=0.01)
+    assert json.loads(json.dumps(reading)) == reading
+
+
+def test_log_likelihood_prefers_the_truth_and_is_graded(table):
+    style, session, profile = table
+    observation = recognize(render_board(ORDER_PROBE, [0, 0], seed=8, style=style, session=session), profile)
+    truth = {"game": "wari", "pits": ORDER_PROBE, "stores": [0, 0], "to_move": "south"}
+    one_off = dict(truth, pits=[ORDER_PROBE[0] + 1] + ORDER_PROBE[1:])
+    two_off = dict(one_off, pits=[ORDER_PROBE[0] + 1, ORDER_PROBE[1] + 1] + ORDER_PROBE[2:])
+    store_off = dict(truth, stores=[1, 0])
+    best, worse, worst = (observation.log_likelihood(s) for s in (truth, one_off, two_off))
+    assert best > worse > worst > -np.inf
+    assert observation.log_likelihood(store_off) > worse  # stores weigh less than pits
+
+
+def test_log_likelihood_rejects_a_malformed_state(table):
+    style, session, profile = table
+    observation = recognize(render_board(START, [0, 0], seed=9, style=style, session=session), profile)
+    with pytest.raises(ArbiterError):
+        observation.log_likelihood({"game": "wari", "pits": [4] * 11, "stores": [0, 0]})
+
+
+def test_dispatch_through_vision_recognize(table):
+    style, session, profile = table
+    image = render_board(START, [0, 0], seed=3, style=style, session=session)
+    observation = recognize_any(image, profile)
+    assert isinstance(observation, WariObservation)
+    assert observation.to_json() == recognize(image, profile).to_json()
+
+
+def test_a_hand_over_the_board_lowers_confidence(table):
+    style, session, profile = table
+    clear = recognize(render_board(ORDER_PROBE, [0, 0], seed=4, style=style, session=session), profile)
+    covered = recognize(render_board(ORDER_PROBE, [0, 0], seed=4, style=style, session=session, hand=True), profile)
+    assert clear.confidence > 0.7
+    assert covered.confidence < 0.3
+
+
+@pytest.mark.parametrize(
+    "image",
+    [
+        np.zeros((960, 1280, 3), np.uint8),
+        np.full((480, 640, 3), 255, np.uint8),
+        np.random.default_rng(0).integers(0, 256, (960, 1280, 3), dtype=np.uint8),
+        np.zeros((960, 1280), np.uint8),
+    ],
+    ids=["black", "white-half-size", "noise", "grey"],
+)
+def test_frames_without_the_board_give_low_confidence(table, image):
+    _, _, profile = table
+    assert recognize(image, profile).confidence < 0.2
+
+
+def test_a_frame_of_another_shape_is_an_error(table):
+    _, _, profile = table
+    with pytest.raises(ArbiterError, match="calibrated on 1280x960"):
+        recognize(np.zeros((960, 960, 3), np.uint8), profile)
+
+
+@pytest.mark.parametrize(
+    "profile",
+    [{"game": "varanasi"}, {"game": "wari"}, {"game": "wari", "board": {"homography": [1, 2]}}, None],
+    ids=["other-game", "empty", "malformed", "not-a-dict"],
+)
+def test_bad_profiles_are_one_line_errors(profile):
+    with pytest.raises(ArbiterError) as error:
+        recognize(np.zeros((960, 1280, 3), np.uint8), profile)
+    assert "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize(
+    "image",
+    [
+        np.zeros((960, 1280, 3), np.uint8),
+        np.random.default_rng(1).integers(0, 256, (960, 1280, 3), dtype=np.uint8),
+        render_board([0] * 12, [0, 0], seed=0),
+        render_board([4] * 6 + [0] * 6, [0, 0], seed=0),
+        np.zeros((10, 10, 3), np.uint8),
+    ],
+    ids=["black", "noise", "empty-board", "half-empty-board", "tiny"],
+)
+def test_calibration_refuses_a_photo_that_is_not_the_start(image):
+    with pytest.raises(ArbiterError, match="start position|colour photo"):
+        calibrate(image)
+
+
+def test_overlay_draws_on_a_copy(table):
+    style, session, profile = table
+    image = render_board(ORDER_PROBE, [0, 0], seed=6, style=style, session=session)
+    before = image.copy()
+    overlay = draw_overlay(image, recognize(image, profile))
+    assert overlay.shape == image.shape and overlay.dtype == image.dtype
+    assert np.array_equal(image, before)
+    assert np.count_nonzero(np.any(overlay != image, axis=2)) > 5000
