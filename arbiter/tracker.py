@@ -366,6 +366,8 @@ class Tracker:
             return
         transition = verdict.transition(source, label)
         if not verdict.legal:
+            if self._pending_illegal is not None and self._pending_illegal.recognised == verdict.recognised:
+                return  # the same wrong table seen again after a hand came and went: alerted already
             before = self._last_stable.frame if self._last_stable else None
             record_state = verdict.state.to_json() if verdict.state is not None else verdict.recognised
             record = self.store.log(self.game_id, ILLEGAL, record_state, move=transition["moves"] or None,

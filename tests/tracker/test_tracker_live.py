@@ -63,7 +63,7 @@ def test_an_illegal_move_is_alerted_with_snapshots_then_restored(tmp_path):
     states = game_states(2, 2)
     broken = {"game": "varanasi", "stacks": [list(t) for t in states[1].to_json()["stacks"]] + [["4purple"]]}
     tracker, events = make_tracker(tmp_path, [s.to_json() for s in states] + [broken])
-    show(tracker, [0, 1, 3, 1, 2])
+    show(tracker, [0, 1, 3, 3, 1, 2])  # a hand passes over the wrong table before it is put right
     illegal = of_type(events, "illegal")
     assert len(illegal) == 1 and "4purple" in illegal[0]["reason"] and illegal[0]["legal"] is False
     assert Path(illegal[0]["snapshot_before"]).is_file() and Path(illegal[0]["snapshot_after"]).is_file()
