@@ -16,6 +16,7 @@ from typing import Callable, Iterable, Iterator
 
 from arbiter.store import now_iso
 from engines.errors import ArbiterError
+from vision.motion import MOVING, STABLE, MotionGate
 
 # A candidate position "fits" the picture when the recogniser finds it at most this many times less
 # likely than its own best reading: a likelihood-ratio test at odds of 1:100 (log 100 = 4.6 nats).
@@ -228,7 +229,8 @@ def replay(profile: dict, rules, image_paths: Iterable[str]) -> Iterator[dict]:
 # ---------------------------------------------------------------------------------------------
 # Live tracking
 
-STATUS_MOVING, STATUS_HAND, STATUS_STABLE, STATUS_NO_BOARD = "moving", "hand", "stable", "no_board"
+# The gate's statuses (moving / hand / stable), and the tracker's own: the picture shows no board.
+NO_BOARD = "no_board"
 
 # Below this recogniser confidence the picture is not a view of the board (covered, wrong profile).
 MIN_CONFIDENCE = 0.2
@@ -261,8 +263,6 @@ class Tracker:
 
     def __init__(self, rules, profile: dict, store, game_id: int, *, gate=None,
                  recognize: Callable | None = None, no_board_timeout: float = NO_BOARD_TIMEOUT_S):
-        from vision.motion import MotionGate
-
         if recognize is None:
             from vision import recognize
         self.rules = rules
@@ -275,7 +275,7 @@ class Tracker:
         self.judge = Judge(rules, [rules.state_from_json(s) for s in store.game_history(game_id)])
         self._lock = threading.RLock()
         self._subscribers: list[Callable[[dict], None]] = []
-        self._status = STATUS_MOVING
+        self._status = MOVING
         self._last_stable: _Stable | None = None
         self._pending_illegal: Verdict | None = None
         self._board_seen_at: float | None = None
@@ -325,12 +325,12 @@ class Tracker:
         gate = self.gate.update(frame, now)
         if not gate.settled:
             self._set_status(gate.status)
-            if gate.status == STATUS_STABLE:
+            if gate.status == STABLE:
                 self._board_seen_at = now
             return
         observation = self._recognize(frame, self.profile)
         if observation.confidence < MIN_CONFIDENCE:
-            self._set_status(STATUS_NO_BOARD)
+            self._set_status(NO_BOARD)
             if now - self._board_seen_at > self._no_board_timeout:
                 raise ProfileMismatch(
                     f"no board found for {self._no_board_timeout:.0f} s: the calibration profile does not "
@@ -339,7 +339,7 @@ class Tracker:
             self.gate.unsettle()
             return
         self._board_seen_at = now
-        self._set_status(STATUS_STABLE)
+        self._set_status(STABLE)
         with self._lock:
             self._judge_stable(observation, frame, label or now_iso())
 
