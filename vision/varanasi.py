@@ -9,13 +9,14 @@ Colours are settled per size with the inventory (every colour at most once per s
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
 
 from engines.errors import ArbiterError
 from vision.varanasi_assignment import assign
-from vision.varanasi_colour import ColourModel, trimmed_pixels
+from vision.varanasi_colour import ColourModel, colour_statistics, trimmed_pixels
 from vision.varanasi_geometry import (
     ScaleField,
     best_circle,
@@ -27,7 +28,12 @@ from vision.varanasi_geometry import (
     to_work,
 )
 from vision.varanasi_pieces import PieceSet
-from vision.varanasi_scene import board_distance2, board_like_grid, cells_near_circles
+from vision.varanasi_scene import (
+    board_distance2,
+    board_distance2_and_log_norm,
+    board_like_grid,
+    cells_near_circles,
+)
 
 # How far (mm) a disc's centre may sit off the centre of the disc below it.
 MAX_STEP_OFFSET_MM = 4.0
@@ -42,8 +48,20 @@ SEED_VOTES = 0.1
 # calibration (a white disc on a cream board shows only its shadowed side).
 PRESENCE_MIDPOINT = 0.55
 PRESENCE_SOFTNESS = 0.06
+# The colour footprint shortlists this many sizes, nearest radius first; ties in rim coverage
+# within CHAIN_TIE go to the nearest.
+CHAIN_SIZE_CHOICES = 2
+CHAIN_TIE = 0.05
 # A size bigger than the bottom disc's is kept as a doubtful slot when its presence reaches this.
 DOUBTFUL = 0.05
+# Labels are read on the reduced frame, box-averaged over this many pixels across.
+LABEL_SMOOTHING = 3
+# The board around a tower is read from a crop border this many pixels wide, if at least this
+# share of it looks like the calibrated board; its covariance floor is tighter than a colour's
+# because the average of LABEL_SMOOTHING**2 pixels has little noise left.
+LOCAL_BORDER = 2
+LOCAL_BOARD_SHARE = 0.5
+LOCAL_BOARD_FLOOR = 1.0
 # Pixels farther than this (in standard deviations) from every colour and the board are OTHER.
 LABEL_SIGMA = 4.0
 # Edge-only tests need edges this many times stronger than the noise threshold: disc faces
@@ -53,8 +71,9 @@ EDGE_STRICTNESS = 2.0
 EDGE_GAP_MM = 2.5
 # A disc's own colour is read this far (in size spacings) inside its rim, clear of its side.
 RIM_INSET = 0.2
-# Colour rings narrower than this (full-res pixels) are shaved by the blur of their edges.
-EDGE_MARGIN_PX = 2.0
+# Colour rings are read this far (full-res pixels) inside the circles bounding them: rims blur.
+EDGE_MARGIN_PX = 1.0
+MIN_RING_PIXELS = 4
 # Probabilities never reach 0 or 1: the tracker must be able to weigh a doubtful reading.
 PROBABILITY_FLOOR = 1e-3
 # A tower the recogniser cannot see costs this much per disc in `log_likelihood`.
@@ -237,7 +256,7 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
     towers = tuple(
         tower
         for seed in _seeds(edges, frame)
-        if (tower := _read_tower(image_bgr, frame, to_full(seed), threshold)) is not None
+        if (tower := _read_tower(image_bgr, edges.lab, frame, to_full(seed), threshold)) is not None
     )
     towers = _remove_overlaps(towers)
     towers = _settle_colours(towers, frame.pieces)
@@ -247,10 +266,15 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
 
 def _radius_maps(shape, frame: _Frame) -> np.ndarray:
     """Expected radius (work pixels) of a flat disc of each size centred at each work pixel."""
+    return _cached_radius_maps(tuple(shape), frame.scale, frame.pieces.radii_mm)
+
+
+@lru_cache(maxsize=4)
+def _cached_radius_maps(shape, scale: ScaleField, radii_mm) -> np.ndarray:
     height, width = shape
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
-    px_per_mm = frame.scale.at(to_full(xs), to_full(ys))
-    return np.array([to_work(px_per_mm * r) for r in frame.pieces.radii_mm], dtype=np.float32)
+    px_per_mm = scale.at(to_full(xs), to_full(ys))
+    return np.array([to_work(px_per_mm * r) for r in radii_mm], dtype=np.float32)
 
 
 def _seeds(edges, frame: _Frame) -> list[np.ndarray]:
@@ -275,7 +299,7 @@ def _edge_presence(coverage: float, frame: _Frame) -> float:
     return float(1.0 / (1.0 + np.exp(-(coverage - midpoint) / PRESENCE_SOFTNESS)))
 
 
-def _read_tower(image_bgr, frame: _Frame, seed_full, threshold: float) -> TowerReading | None:
+def _read_tower(image_bgr, work_lab, frame: _Frame, seed_full, threshold: float) -> TowerReading | None:
     """Read one tower at full resolution around its vote peak.
 
     First the discs that colour shows (`_colour_chain`), then every other size is tried on edges
@@ -288,14 +312,16 @@ def _read_tower(image_bgr, frame: _Frame, seed_full, threshold: float) -> TowerR
     step = MAX_STEP_OFFSET_MM * px_per_mm
     half = max(pieces.radii_mm) * px_per_mm * 1.15 + reach + 4
     height, width = image_bgr.shape[:2]
-    x0, y0 = int(max(0, seed_full[0] - half)), int(max(0, seed_full[1] - half))
-    x1, y1 = int(min(width, seed_full[0] + half + 1)), int(min(height, seed_full[1] + half + 1))
+    # Even bounds so that the crop maps exactly onto the reduced frame used for labels.
+    x0, y0 = (int(max(0, seed_full[0] - half)) // 2) * 2, (int(max(0, seed_full[1] - half)) // 2) * 2
+    x1, y1 = (int(min(width, seed_full[0] + half + 1)) // 2) * 2, (int(min(height, seed_full[1] + half + 1)) // 2) * 2
     if x1 - x0 < 8 or y1 - y0 < 8:
         return None
     origin = np.array([x0, y0], dtype=float)
     seed = np.asarray(seed_full, dtype=float) - origin
     edges = edge_field(image_bgr[y0:y1, x0:x1], threshold)
-    labels = _labels(edges.lab, frame)
+    work = work_lab[round(to_work(y0)): round(to_work(y1)), round(to_work(x0)): round(to_work(x1))]
+    labels = cv2.resize(_labels(work, frame), (x1 - x0, y1 - y0), interpolation=cv2.INTER_NEAREST)
     radii = {size: r * px_per_mm for size, r in zip(pieces.sizes, pieces.radii_mm)}
     chain = _colour_chain(labels, edges, frame, seed, radii, reach)
     gap = EDGE_GAP_MM * px_per_mm
@@ -320,7 +346,7 @@ def _read_tower(image_bgr, frame: _Frame, seed_full, threshold: float) -> TowerR
             slots.append((size, centre, radius, presence))
     if not any(p >= 0.5 for *_, p in slots):
         return None
-    return TowerReading(tuple(_colour_slots(edges.lab, origin, frame, slots)))
+    return TowerReading(tuple(_colour_slots(edges.lab, labels, origin, frame, slots)))
 
 
 def _growth(level: int, pieces: PieceSet) -> float:
@@ -329,14 +355,34 @@ def _growth(level: int, pieces: PieceSet) -> float:
 
 
 def _labels(lab: np.ndarray, frame: _Frame) -> np.ndarray:
-    """Per pixel: index of the nearest disc colour, BOARD, or OTHER (disc sides, shadows, lines)."""
-    pixels = lab.reshape(-1, 3).astype(float)
-    distances = np.concatenate(
-        [frame.colours.distances2(pixels), board_distance2(pixels, frame.board)[:, None]], axis=1
-    )
-    labels = np.argmin(distances, axis=1)
+    """Per pixel: index of the nearest disc colour, BOARD, or OTHER (disc sides, shadows, lines).
+
+    Labels are taken on a lightly smoothed copy, against the board as it looks right around this
+    tower: a white disc differs from a cream board by a few Lab units only, which pixel noise
+    hides but a local average shows.
+    """
+    smooth_image = cv2.blur(lab, (LABEL_SMOOTHING, LABEL_SMOOTHING))
+    smooth = smooth_image.reshape(-1, 3)
+    board = _local_board(smooth_image, frame.board)
+    board_distances, board_log_norm = board_distance2_and_log_norm(smooth, board)
+    distances = np.concatenate([frame.colours.distances2(smooth), board_distances[:, None]], axis=1)
+    log_norms = np.concatenate([frame.colours.log_norms, [board_log_norm]])
+    labels = np.argmax(log_norms[None, :] - 0.5 * distances, axis=1)
     labels[distances.min(axis=1) > LABEL_SIGMA ** 2] = len(frame.colours.names) + 1
-    return labels.reshape(lab.shape[:2])
+    return labels.reshape(lab.shape[:2]).astype(np.uint8)
+
+
+def _local_board(smooth_lab: np.ndarray, board: dict) -> dict:
+    """Board colour statistics from the crop's border where it looks like the calibrated board;
+    the calibrated board when too little of the border does (other towers close by)."""
+    border = np.concatenate([
+        smooth_lab[:LOCAL_BORDER].reshape(-1, 3), smooth_lab[-LOCAL_BORDER:].reshape(-1, 3),
+        smooth_lab[:, :LOCAL_BORDER].reshape(-1, 3), smooth_lab[:, -LOCAL_BORDER:].reshape(-1, 3),
+    ]).astype(float)
+    board_like = border[board_distance2(border, board) <= LABEL_SIGMA ** 2]
+    if len(board_like) < LOCAL_BOARD_SHARE * len(border):
+        return board
+    return colour_statistics(board_like, LOCAL_BOARD_FLOOR)
 
 
 def _colour_chain(labels, edges, frame: _Frame, seed, radii: dict, reach: float) -> dict:
@@ -365,13 +411,18 @@ def _colour_chain(labels, edges, frame: _Frame, seed, radii: dict, reach: float)
         candidates = [s for s in pieces.sizes if below is None or s < below]
         if not candidates:
             break
-        size = min(candidates, key=lambda s: abs(found - radii[s] * _growth(level, pieces)))
-        miss = abs(found - radii[size] * _growth(level, pieces))
-        if miss > 0.6 * spacing:
+        expected = {s: radii[s] * _growth(level, pieces) for s in candidates}
+        nearest = sorted(candidates, key=lambda s: abs(found - expected[s]))[:CHAIN_SIZE_CHOICES]
+        if abs(found - expected[nearest[0]]) > 1.5 * spacing:
             break
-        radius = radii[size] * _growth(level, pieces)
-        centre, _ = best_circle(edges, (cx, cy), radius, 0.25 * spacing)
+        # Pixel colours blur at rims (and white nearly matches a cream board), so the fitted
+        # radius only shortlists sizes; the rim that shows best among them decides.
+        fits = {s: best_circle(edges, (cx, cy), expected[s], 0.5 * spacing) for s in nearest}
+        size = max(nearest, key=lambda s: fits[s][1] + (CHAIN_TIE if s == nearest[0] else 0.0))
+        centre, radius = fits[size][0], expected[size]
+        miss = abs(found - radius)
         presence = float(1.0 / (1.0 + np.exp(-(0.5 * spacing - miss) / (0.08 * spacing))))
+        presence = max(presence, _edge_presence(fits[size][1], frame))
         chain[size] = (centre, presence)
         inside = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= (radius - RIM_INSET * spacing) ** 2
         ring = inside & ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 >= (radius - 0.5 * spacing) ** 2)
@@ -407,8 +458,13 @@ def _fill_holes(mask: np.ndarray) -> np.ndarray:
     return (padded | (1 - outside))[1:-1, 1:-1]
 
 
-def _colour_slots(lab, origin, frame: _Frame, circles) -> list[DiscReading]:
-    """Colour probabilities of each slot from the ring it shows below the next disc up."""
+def _colour_slots(lab, labels, origin, frame: _Frame, circles) -> list[DiscReading]:
+    """Colour probabilities of each slot from the ring it shows below the next disc up.
+
+    Rings can be a few pixels wide (a small disc nearly covering a bigger one's rim), so rather
+    than a fixed margin, pixels that match no colour (disc sides, shadows) are left out.
+    """
+    other = len(frame.colours.names) + 1
     yy, xx = np.mgrid[0: lab.shape[0], 0: lab.shape[1]]
     slots = []
     for index, (size, (cx, cy), radius, presence) in enumerate(circles):
@@ -417,7 +473,8 @@ def _colour_slots(lab, origin, frame: _Frame, circles) -> list[DiscReading]:
         if above is not None:
             _, (ax, ay), a_radius, _ = circles[above]
             region &= (xx - ax) ** 2 + (yy - ay) ** 2 > (a_radius + EDGE_MARGIN_PX) ** 2
-        probabilities = _colour_probabilities(lab[region], frame.colours)
+        coloured = region & (labels != other)
+        probabilities = _colour_probabilities(lab[coloured if coloured.sum() >= MIN_RING_PIXELS else region], frame.colours)
         ranked = tuple(sorted(zip(frame.colours.names, probabilities), key=lambda p: -p[1]))
         slots.append(DiscReading(
             size=size,
@@ -432,7 +489,7 @@ def _colour_slots(lab, origin, frame: _Frame, circles) -> list[DiscReading]:
 
 def _colour_probabilities(pixels: np.ndarray, colours: ColourModel) -> np.ndarray:
     """Posterior over colour names of a ring's pixels; flat when the ring is hidden."""
-    if len(pixels) < 4:
+    if len(pixels) < MIN_RING_PIXELS:
         return np.full(len(colours.names), 1.0 / len(colours.names))
     typical = np.median(trimmed_pixels(pixels.astype(float)), axis=0)
     log_likelihood = colours.log_likelihoods(typical)[0]

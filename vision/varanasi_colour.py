@@ -17,6 +17,14 @@ TRIM_FRACTION = 0.15
 # Added to every colour covariance (Lab units squared): JPEG and sensor noise never vanish, and a
 # colour seen on only a few calibration pixels must not become implausibly sharp.
 COVARIANCE_FLOOR = 9.0
+# Within one session the light on a disc still varies: the lamp's falloff, shadows of other
+# towers, glare. These brighten or darken a colour and wash it out towards grey, but hardly turn
+# its hue, so the classifier allows this much spread (1 sd, Lab units) in lightness and along
+# each colour's own chroma direction on top of what calibration saw.
+LIGHTING_SPREAD_L = 25.0
+LIGHTING_SPREAD_CHROMA = 15.0
+# Below this chroma a colour (white, black, grey) has no direction to wash out along.
+MIN_CHROMA = 8.0
 
 
 def srgb_to_lab(rgb) -> np.ndarray:
@@ -67,33 +75,50 @@ class ColourModel:
 
     names: tuple[str, ...]
     means: np.ndarray  # (k, 3)
-    inverse_covariances: np.ndarray  # (k, 3, 3)
+    whitening: np.ndarray  # (3, 3k): x @ whitening[:, 3i:3i+3] has unit covariance under colour i
     log_norms: np.ndarray  # (k,)
 
     @classmethod
     def from_profile(cls, colours: dict) -> "ColourModel":
         names = tuple(colours)
         means = np.array([colours[n]["lab_mean"] for n in names], dtype=float)
-        covariances = np.array([colours[n]["lab_covariance"] for n in names], dtype=float)
-        inverse = np.linalg.inv(covariances)
+        covariances = np.array([
+            lighting_covariance(np.array(colours[n]["lab_mean"], dtype=float), np.array(colours[n]["lab_covariance"], dtype=float))
+            for n in names
+        ])
+        whitening = np.concatenate([np.linalg.cholesky(np.linalg.inv(c)) for c in covariances], axis=1)
         log_norms = -0.5 * np.log(np.linalg.det(covariances))
-        return cls(names, means, inverse, log_norms)
+        return cls(names, means, whitening, log_norms)
 
     def distances2(self, lab: np.ndarray) -> np.ndarray:
         """(n, 3) Lab -> (n, k) squared Mahalanobis distances to each colour."""
-        diff = np.atleast_2d(lab)[:, None, :] - self.means[None, :, :]
-        return np.einsum("nki,kij,nkj->nk", diff, self.inverse_covariances, diff)
+        lab = np.atleast_2d(np.asarray(lab, dtype=np.float32))
+        whitened = lab @ self.whitening.astype(np.float32)
+        centres = np.einsum("ki,ikj->kj", self.means, self.whitening.reshape(3, -1, 3)).reshape(-1)
+        whitened -= centres.astype(np.float32)
+        return (whitened * whitened).reshape(len(lab), -1, 3).sum(axis=2)
 
     def log_likelihoods(self, lab: np.ndarray) -> np.ndarray:
         """(n, 3) Lab -> (n, k) Gaussian log-likelihoods (up to a shared constant)."""
         return self.log_norms[None, :] - 0.5 * self.distances2(lab)
 
 
-def colour_statistics(lab_pixels: np.ndarray) -> dict:
-    """Readable mean and covariance (with the noise floor) of a colour's pixels."""
+def lighting_covariance(mean: np.ndarray, covariance: np.ndarray) -> np.ndarray:
+    """A calibrated colour covariance widened for the lighting changes met during play."""
+    widened = covariance.copy()
+    widened[0, 0] += LIGHTING_SPREAD_L ** 2
+    chroma = mean[1:] - 128.0
+    if np.linalg.norm(chroma) >= MIN_CHROMA:
+        direction = np.concatenate([[0.0], chroma / np.linalg.norm(chroma)])
+        widened += LIGHTING_SPREAD_CHROMA ** 2 * np.outer(direction, direction)
+    return widened
+
+
+def colour_statistics(lab_pixels: np.ndarray, floor: float = COVARIANCE_FLOOR) -> dict:
+    """Readable mean and covariance (with a noise floor) of a colour's pixels."""
     pixels = trimmed_pixels(np.asarray(lab_pixels, dtype=float))
     mean = pixels.mean(axis=0)
-    covariance = np.cov(pixels, rowvar=False) + COVARIANCE_FLOOR * np.eye(3)
+    covariance = np.cov(pixels, rowvar=False) + floor * np.eye(3)
     return {
         "lab_mean": [round(float(v), 2) for v in mean],
         "lab_covariance": [[round(float(v), 3) for v in row] for row in covariance],

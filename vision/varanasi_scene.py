@@ -12,12 +12,20 @@ BOARD_SIGMA = 4.0
 
 def board_distance2(lab_pixels: np.ndarray, board_model: dict) -> np.ndarray:
     """Squared Mahalanobis distance of (n, 3) Lab pixels from the board, lenient on lightness."""
+    return board_distance2_and_log_norm(lab_pixels, board_model)[0]
+
+
+def board_distance2_and_log_norm(lab_pixels: np.ndarray, board_model: dict) -> tuple[np.ndarray, float]:
+    """The distances and the Gaussian's -0.5 log det, to compare with colour likelihoods."""
     mean = np.asarray(board_model["lab_mean"], dtype=float)
     covariance = np.asarray(board_model["lab_covariance"], dtype=float).copy()
     covariance[0, :] *= LIGHTNESS_SLACK
     covariance[:, 0] *= LIGHTNESS_SLACK
-    diff = lab_pixels - mean
-    return np.einsum("ni,ij,nj->n", diff, np.linalg.inv(covariance), diff)
+    whitened = (np.asarray(lab_pixels, dtype=np.float32) - mean.astype(np.float32)) @ np.linalg.cholesky(
+        np.linalg.inv(covariance)
+    ).astype(np.float32)
+    distance2 = (whitened * whitened).sum(axis=1)
+    return distance2, float(-0.5 * np.log(np.linalg.det(covariance)))
 
 
 def board_like_grid(lab: np.ndarray, board_model: dict, grid: tuple[int, int]) -> np.ndarray:
