@@ -255,17 +255,24 @@ def _learn_glints(frame: np.ndarray, geometry: BoardGeometry, colours: SeedColou
     """The glint threshold at which most pits show their 4 seeds' glints: (detector or None, pits agreeing).
 
     The middle of the best range of thresholds is kept, as far as possible from both missing dim
-    glints and counting wood grain. Matte seeds agree nowhere and get no detector.
+    glints and counting wood grain. Matte seeds agree nowhere and get no detector; pits agreeing
+    on another number of glints mean the photo is not of the start position.
     """
     seed_diameter = 2 * np.sqrt(float(np.median(counts.seed_area[:PIT_COUNT])) / np.pi)
     kernel = max(3, int(round(seed_diameter)))
     thresholds = np.arange(4.0, 80.0, 2.0)
-    agreement = np.array([
-        np.count_nonzero(measure_regions(frame, geometry, colours, GlintDetector(kernel, t)).glints[:PIT_COUNT] == START_SEEDS_PER_PIT)
-        for t in thresholds
-    ])
+    glints = np.array([
+        measure_regions(frame, geometry, colours, GlintDetector(kernel, t)).glints[:PIT_COUNT] for t in thresholds
+    ]).astype(int)
+    agreement = (glints == START_SEEDS_PER_PIT).sum(axis=1)
     best = int(agreement.max())
     if best < _GLINT_AGREEMENT:
+        others = {n: int((glints == n).sum(axis=1).max()) for n in range(1, 3 * START_SEEDS_PER_PIT) if n != START_SEEDS_PER_PIT}
+        usual = max(others, key=others.get)
+        if others[usual] >= best + 4:
+            raise ArbiterError(
+                f"the photo shows {usual} seeds in most pits: calibration needs the start position with 4 in each pit"
+            )
         return None, best
     agreeing = thresholds[agreement == best]
     return GlintDetector(kernel, float(np.sqrt(agreeing.min() * agreeing.max()))), best

@@ -146,9 +146,11 @@ def test_bad_profiles_are_one_line_errors(profile):
         np.random.default_rng(1).integers(0, 256, (960, 1280, 3), dtype=np.uint8),
         render_board([0] * 12, [0, 0], seed=0),
         render_board([4] * 6 + [0] * 6, [0, 0], seed=0),
+        render_board([3] * 12, [0, 0], seed=0, style="glass"),
+        render_board([5] * 12, [0, 0], seed=0),
         np.zeros((10, 10, 3), np.uint8),
     ],
-    ids=["black", "noise", "empty-board", "half-empty-board", "tiny"],
+    ids=["black", "noise", "empty-board", "half-empty-board", "three-each", "five-each", "tiny"],
 )
 def test_calibration_refuses_a_photo_that_is_not_the_start(image):
     with pytest.raises(ArbiterError, match="start position|colour photo"):
