@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 import threading
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from arbiter.store import Store
+from arbiter.store import Store, StoreError
 from arbiter.tracker import ProfileMismatch, Tracker, open_game
 from device.cameras import CameraLost, Frame, SimulatedCamera
 from engines import ArbiterError, load_rules
@@ -188,3 +189,37 @@ def test_the_tracker_runs_on_a_background_thread(tmp_path):
     assert done.wait(10)
     tracker.stop()
     assert tracker.snapshot()["position"] == states[2].to_json()
+
+
+class FullDisk:
+    """A SQLite connection on a disk that has just filled up: no move row fits any more."""
+
+    def __init__(self, connection):
+        self.connection = connection
+
+    def execute(self, sql, *args):
+        if sql.startswith("INSERT INTO moves"):
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.connection.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self.connection, name)
+
+    def __enter__(self):
+        return self.connection.__enter__()
+
+    def __exit__(self, *exc):
+        return self.connection.__exit__(*exc)
+
+
+def test_a_full_disk_stops_the_tracker_with_a_clear_message_and_keeps_what_was_saved(tmp_path):
+    states = game_states(9, 3)
+    tracker, events = make_tracker(tmp_path, [s.to_json() for s in states])
+    show(tracker, [0, 1])
+    tracker.store._db = FullDisk(tracker.store._db)
+    with pytest.raises(StoreError, match="disk is full.*NOT saved"):
+        show(tracker, [1, 2, 3])
+    assert tracker.judge.state == states[1]  # the move that could not be saved was not taken either
+    tracker.store._db = tracker.store._db.connection
+    assert tracker.store.game_history(tracker.game_id) == [s.to_json() for s in states[:2]]
+    assert of_type(events, "transition")[-1]["state"] == states[1].to_json()
