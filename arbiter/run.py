@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import random
 import sys
+from pathlib import Path
 
 from engines.errors import ArbiterError
 
@@ -123,6 +124,8 @@ def export_results(args) -> int:
     """Print a match (default: the latest) as JSON or its move log as CSV."""
     from arbiter.store import Store
 
+    if not Path(args.db).is_file():
+        raise ArbiterError(f"{args.db}: no such record database")
     with Store(args.db) as store:
         match_id = args.match
         if match_id is None:

@@ -1,13 +1,15 @@
 """`arbiter run` turns bad input into one clear line and exit status 2."""
 from __future__ import annotations
 
+import argparse
 import json
 
 import pytest
 
 from arbiter.cli import main
-from arbiter.run import scripted_positions
-from engines import load_rules
+from arbiter.run import export_results, scripted_positions
+from arbiter.store import Store
+from engines import ArbiterError, load_rules
 
 
 def run(capsys, *argv) -> tuple[int, str, str]:
@@ -75,3 +77,21 @@ def test_a_scripted_game_is_legal_and_stops_at_the_end():
     assert rules.is_over(states[-1]) and len(states) < 50
     for before, after in zip(states, states[1:]):
         assert rules.explain(before, after).legal
+
+
+def test_export_prints_the_latest_match_as_json_or_csv(capsys, tmp_path):
+    db = tmp_path / "a.sqlite3"
+    with Store(db) as store:
+        game = store.new_game(store.new_match({"game": "wari"}))
+        store.log(game, "start", {"game": "wari", "pits": [4] * 12, "stores": [0, 0], "to_move": "south"})
+    assert export_results(argparse.Namespace(db=str(db), match=None, format="json")) == 0
+    exported = json.loads(capsys.readouterr().out)
+    assert exported["games"][0]["moves"][0]["verdict"] == "start"
+    export_results(argparse.Namespace(db=str(db), match=None, format="csv"))
+    assert capsys.readouterr().out.splitlines()[1].startswith("1,1,1,")
+
+
+def test_export_of_a_missing_database_does_not_create_one(tmp_path):
+    with pytest.raises(ArbiterError, match="no such record database"):
+        export_results(argparse.Namespace(db=str(tmp_path / "none.sqlite3"), match=None, format="json"))
+    assert not (tmp_path / "none.sqlite3").exists()
