@@ -327,12 +327,15 @@ class Store:
     def game_history(self, game_id: int) -> list[dict]:
         """The positions the game went through, oldest first; the last is where it stands now.
 
-        An `undo` row names the earlier position the table went back to, so the positions after it
-        are dropped; every other position verdict appends.
+        A `start` row begins the history again (players may rebuild a free set-up before the first
+        move); an `undo` row names the earlier position the table went back to, so the positions
+        after it are dropped; every other position verdict appends.
         """
         history: list[dict] = []
         for record in self.moves(game_id):
-            if record.verdict == "undo":
+            if record.verdict == "start":
+                history = [record.state]
+            elif record.verdict == "undo":
                 while history and history[-1] != record.state:
                     history.pop()
                 if not history:

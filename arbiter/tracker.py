@@ -83,9 +83,13 @@ def reading_of(observation) -> dict:
 class Judge:
     """Engine-guided judging of successive observations of one game."""
 
-    def __init__(self, rules, history: Iterable = ()):
+    def __init__(self, rules, history: Iterable = (), setup_until_first_move: bool = False):
         self.rules = rules
         self.history = list(history)
+        # Live, a camera watches players build a free set-up (Varanasi towers) piece by piece; until
+        # the first move every new still picture of it is the set-up so far. Photos for `replay`
+        # start once set-up is done, so there a change no move explains is flagged from the start.
+        self.setup_until_first_move = setup_until_first_move and self.standard_start() is None
         # The last picture was flagged. Two moves are then no surprise: that picture showed the
         # first of them (misread, or put right by the players), so they are judged legal.
         self.after_alert = False
@@ -145,6 +149,10 @@ class Judge:
         verdict = best_fit(two_moves + earlier)
         if verdict is not None:
             return verdict
+        if self.setup_until_first_move and len(self.history) == 1:
+            setup = self._open(reading, best_fit)
+            if setup.legal:
+                return setup
         return Verdict(ILLEGAL, current, reading, reason=self._illegal_reason(current, reading))
 
     def _successors(self, state) -> list[tuple]:
@@ -198,7 +206,9 @@ class Judge:
         if verdict.kind == UNDO:
             while self.history and self.history[-1] != verdict.state:
                 self.history.pop()
-        elif verdict.kind in (OPENING, MOVE, TWO_MOVES):
+        elif verdict.kind == OPENING:
+            self.history = [verdict.state]
+        elif verdict.kind in (MOVE, TWO_MOVES):
             self.history.append(verdict.state)
 
     def override(self, state) -> None:
@@ -272,7 +282,8 @@ class Tracker:
         self.gate = gate or MotionGate()
         self._recognize = recognize
         self._no_board_timeout = no_board_timeout
-        self.judge = Judge(rules, [rules.state_from_json(s) for s in store.game_history(game_id)])
+        self.judge = Judge(rules, [rules.state_from_json(s) for s in store.game_history(game_id)],
+                           setup_until_first_move=True)
         self._lock = threading.RLock()
         self._subscribers: list[Callable[[dict], None]] = []
         self._status = MOVING
@@ -400,7 +411,7 @@ class Tracker:
     def _next_game(self) -> None:
         match_id = self.store.game(self.game_id)["match_id"]
         self.game_id = self.store.new_game(match_id)
-        self.judge = Judge(self.rules)
+        self.judge = Judge(self.rules, setup_until_first_move=True)
         self._last_stable = None
         self._publish({"type": "game", "game_id": self.game_id})
 

@@ -53,7 +53,7 @@ def test_unknown_ids_and_players_are_refused(store):
 
 def test_history_follows_moves_undos_and_overrides(store):
     game = store.new_game(store.new_match(RULES))
-    for verdict, n in [("start", 4), ("move", 5), ("move", 6), ("illegal", 9), ("undo", 5),
+    for verdict, n in [("start", 3), ("start", 4), ("move", 5), ("move", 6), ("illegal", 9), ("undo", 5),
                        ("move", 7), ("override", 8), ("restored", 8)]:
         store.log(game, verdict, board(n))
     assert [s["pits"][0] for s in store.game_history(game)] == [4, 5, 7, 8]

@@ -75,15 +75,30 @@ def test_an_illegal_move_is_alerted_with_snapshots_then_restored(tmp_path):
 
 def test_players_accept_the_table_after_an_illegal_move(tmp_path):
     start = {"game": "varanasi", "stacks": [["4red", "2blue"], ["3green"]]}
-    disc_added = {"game": "varanasi", "stacks": [["4red", "2blue"], ["3green"], ["1yellow"]]}
-    tracker, events = make_tracker(tmp_path, [start, disc_added])
+    green_taken = {"game": "varanasi", "stacks": [["4red", "2blue"]]}
+    disc_added = {"game": "varanasi", "stacks": [["4red", "2blue"], ["1yellow"]]}
+    tracker, events = make_tracker(tmp_path, [start, green_taken, disc_added])
     with pytest.raises(ArbiterError, match="no illegal move"):
         tracker.accept_table()
-    show(tracker, [0, 1])
-    assert of_type(events, "illegal")
+    show(tracker, [0, 1, 2])
+    assert "discs appeared: 1yellow" in of_type(events, "illegal")[0]["reason"]
     tracker.accept_table()
-    assert tracker.judge.state.to_json() == {**disc_added, "to_move": 1}
-    assert [m.verdict for m in tracker.store.moves(tracker.game_id)] == ["start", "illegal", "accept"]
+    assert tracker.judge.state.to_json() == {**disc_added, "to_move": 0}
+    assert [m.verdict for m in tracker.store.moves(tracker.game_id)] == ["start", "move", "illegal", "accept"]
+
+
+def test_a_free_set_up_may_change_until_the_first_move(tmp_path):
+    building = [{"game": "varanasi", "stacks": [["4red"]]},
+                {"game": "varanasi", "stacks": [["4red"], ["3green"]]},
+                {"game": "varanasi", "stacks": [["4red", "2blue"], ["3green"]]},
+                {"game": "varanasi", "stacks": [["4red", "2blue"]]},
+                {"game": "varanasi", "stacks": [["4red", "2blue"], ["1white"]]}]
+    tracker, events = make_tracker(tmp_path, building)
+    show(tracker, [0, 1, 2, 3, 4])
+    verdicts = [e["verdict"] for e in events if e["type"] in ("transition", "illegal")]
+    assert verdicts == ["start", "start", "start", "move", "illegal"]  # after a move, no more building
+    assert tracker.store.game_history(tracker.game_id) == [{**building[2], "to_move": 0},
+                                                           {**building[3], "to_move": 1}]
 
 
 def test_two_moves_between_pictures_are_flagged_and_can_be_accepted(tmp_path):
