@@ -1,0 +1,156 @@
+"""The table page and its live feeds: pages, SSE, MJPEG, snapshots, corrections, bad requests."""
+import json
+
+import cv2
+import numpy as np
+
+from tests.webui.conftest import csrf_of
+
+
+def read_events(chunks, count):
+    """Parse `count` Server-Sent Events (name, data) from a streamed response's chunks."""
+    events, buffer = [], ""
+    while len(events) < count:
+        buffer += next(chunks).decode()
+        while "\n\n" in buffer:
+            block, buffer = buffer.split("\n\n", 1)
+            fields = dict(line.split(": ", 1) for line in block.splitlines() if not line.startswith(":"))
+            if "event" in fields:
+                events.append((fields["event"], json.loads(fields["data"])))
+    return events
+
+
+def test_root_redirects_to_the_table(client):
+    response = client.get("/")
+    assert response.status_code == 302 and response.headers["Location"].endswith("/table")
+
+
+def test_table_page_shows_turn_board_and_log_after_moves(table, client):
+    table.show(0)
+    table.show(1)
+    page = client.get("/table").get_data(as_text=True)
+    assert "Kofi (North) to move" in page
+    assert 'class="board wari"' in page
+    view = client.get("/api/table").get_json()
+    assert [entry["type"] for entry in view["log"]] == ["start", "move"]
+    assert view["log"][1]["notation"] == "South c"
+    assert view["position"]["pits"][2] == 0 and view["alert"] is None
+
+
+def test_event_stream_sends_a_snapshot_then_each_judged_move(table, client):
+    table.show(0)
+    response = client.get("/events", buffered=False)
+    assert response.mimetype == "text/event-stream"
+    chunks = iter(response.response)
+    (name, snapshot), = read_events(chunks, 1)
+    assert name == "snapshot" and [e["type"] for e in snapshot["log"]] == ["start"]
+    table.show(1)
+    events = [e for e in read_events(chunks, 3) if e[0] != "status"]
+    name, data = events[0]
+    assert name == "transition"
+    # The contract's replay transition, plus what the page needs to show it.
+    assert {"from", "to", "legal", "move", "reason", "state"} <= set(data)
+    assert data["legal"] is True and data["move"] == {"player": "south", "pit": "c"}
+    assert data["notation"] == "South c" and "<svg" in data["board_svg"]
+    response.close()
+
+
+def test_illegal_move_raises_the_alert_with_reason_and_both_pictures(table, client):
+    for index in range(4):
+        table.show(index)
+    view = client.get("/api/table").get_json()
+    alert = view["alert"]
+    assert alert is not None and alert["legal"] is False
+    assert "should hold" in alert["reason"] or "seeds" in alert["reason"]
+    for side in ("snapshot_before_url", "snapshot_after_url"):
+        picture = client.get(alert[side])
+        assert picture.status_code == 200 and picture.mimetype == "image/jpeg"
+        assert cv2.imdecode(np.frombuffer(picture.data, np.uint8), cv2.IMREAD_COLOR) is not None
+    page = client.get("/table").get_data(as_text=True)
+    assert 'class="alert visible"' in page and alert["snapshot_after_url"] in page
+
+
+def test_snapshots_cannot_reach_outside_their_folder(table, client):
+    assert client.get("/snapshots/..%2Frecords.sqlite3").status_code == 404
+    assert client.get("/snapshots/nothing.jpg").status_code == 404
+
+
+def test_live_view_streams_jpeg_frames_with_overlay_only_while_watched(table, client):
+    frames = table.companion.frames
+    picture = np.full((480, 640, 3), 120, np.uint8)
+    table.companion.show_frame(picture)
+    assert frames.latest() == (0, None)  # nobody watches: no frame is encoded
+    frames.put(b"\xff\xd8fake\xff\xd9")
+    # The test client reads the first chunk as it opens the stream.
+    response = client.get("/video.mjpg", buffered=False)
+    chunks = iter(response.response)
+    chunk = next(chunks)
+    assert b"--frame" in chunk and b"Content-Type: image/jpeg" in chunk and b"fake" in chunk
+    assert frames.viewers == 1
+    table.companion.show_frame(picture)
+    jpeg = next(chunks)
+    assert jpeg.count(b"\xff\xd8") == 1 and b"fake" not in jpeg
+    response.close()
+    assert frames.viewers == 0
+
+
+def test_correction_moves_the_tracker_and_is_recorded(table, client):
+    table.show(0)
+    table.show(1)
+    corrected = dict(table.positions[1], pits=[4, 4, 0, 5, 5, 5, 5, 4, 4, 4, 3, 5])
+    response = client.post("/api/correct", json={"state": corrected}, headers={"X-CSRF-Token": csrf_of(client)})
+    assert response.status_code == 200, response.get_json()
+    assert table.tracker.judge.state.to_json()["pits"] == corrected["pits"]
+    verdicts = [m.verdict for m in table.tracker.store.moves(table.tracker.game_id)]
+    assert verdicts[-1] == "override"
+    assert client.get("/api/table").get_json()["log"][-1]["type"] == "override"
+
+
+def test_correction_bad_requests_get_one_line_errors(table, client):
+    table.show(0)
+    token = csrf_of(client)
+    headers = {"X-CSRF-Token": token}
+    malformed = client.post("/api/correct", data="{not json", headers={**headers, "Content-Type": "application/json"})
+    assert malformed.status_code == 400 and "JSON object" in malformed.get_json()["error"]
+    missing = client.post("/api/correct", json={"position": {}}, headers=headers)
+    assert missing.status_code == 400
+    unknown_game = client.post("/api/correct", json={"state": {"game": "chess"}}, headers=headers)
+    assert unknown_game.status_code == 400 and "wari position" in unknown_game.get_json()["error"]
+    impossible = client.post("/api/correct", json={"state": {"game": "wari", "pits": [4] * 12, "stores": [9, 0]}},
+                             headers=headers)
+    assert impossible.status_code == 400 and "\n" not in impossible.get_json()["error"]
+
+
+def test_posts_without_the_page_token_are_refused(table, client):
+    table.show(0)
+    response = client.post("/api/correct", json={"state": table.positions[0]})
+    assert response.status_code == 403 and "token" in response.get_json()["error"]
+    forged = client.post("/api/correct", json={"state": table.positions[0]}, headers={"X-CSRF-Token": "guess"})
+    assert forged.status_code == 403
+
+
+def test_accept_needs_a_pending_illegal_move(table, client):
+    table.show(0)
+    response = client.post("/api/accept", headers={"X-CSRF-Token": csrf_of(client)})
+    assert response.status_code == 400 and "no illegal move" in response.get_json()["error"]
+
+
+def test_board_drawing_endpoint_refuses_unknown_games(client):
+    headers = {"X-CSRF-Token": csrf_of(client)}
+    drawn = client.post("/api/board", json={"state": {"game": "wari", "pits": [1] * 12, "stores": [0, 0]}},
+                        headers=headers)
+    assert drawn.status_code == 200 and drawn.get_json()["svg"].startswith("<svg")
+    unknown = client.post("/api/board", json={"state": {"game": "chess"}}, headers=headers)
+    assert unknown.status_code == 400 and "chess" in unknown.get_json()["error"]
+
+
+def test_correct_page_waits_for_a_position(table, client):
+    assert client.get("/correct").status_code == 409
+    table.show(0)
+    page = client.get("/correct").get_data(as_text=True)
+    assert 'data-pit="11"' in page and "Apply correction" in page
+
+
+def test_unknown_pages_are_404_in_the_page_style(client):
+    response = client.get("/nowhere")
+    assert response.status_code == 404 and "Back to the table" in response.get_data(as_text=True)

@@ -1,0 +1,54 @@
+"""The Flask application factory: one companion (table), one record store, the director's PIN."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from flask import Flask, jsonify, redirect, render_template, request, url_for
+from werkzeug.exceptions import HTTPException
+
+from engines.errors import ArbiterError
+from webui import security
+
+
+def wants_json() -> bool:
+    return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
+
+
+def _error_response(status: int, message: str):
+    if wants_json():
+        return jsonify({"error": message}), status
+    return render_template("error.html", status=status, message=message), status
+
+
+def create_app(companion, *, pin: str | None = None, profile_path: str | Path | None = None,
+               pieces_path: str | Path | None = None) -> Flask:
+    """The web companion for one table.
+
+    `companion` is a `webui.companion.Companion` (its store also keeps players and tournaments);
+    `pin` the director's PIN (None: open, only sensible on loopback); `profile_path` where the
+    calibration page saves a confirmed profile.
+    """
+    from webui.routes import calibrate, scores, table, tournament
+
+    app = Flask(__name__)
+    app.extensions["arbiter_companion"] = companion
+    app.config["ARBITER_PROFILE_PATH"] = str(profile_path) if profile_path else None
+    app.config["ARBITER_PIECES_PATH"] = str(pieces_path) if pieces_path else None
+    security.install(app, pin)
+    for blueprint in (table.bp, scores.bp, tournament.bp, calibrate.bp):
+        app.register_blueprint(blueprint)
+    app.jinja_env.globals["game"] = companion.game
+
+    @app.get("/")
+    def index():
+        return redirect(url_for("table.page"))
+
+    @app.errorhandler(ArbiterError)
+    def bad_input(exc: ArbiterError):
+        return _error_response(400, str(exc))
+
+    @app.errorhandler(HTTPException)
+    def http_error(exc: HTTPException):
+        return _error_response(exc.code or 500, exc.description or exc.name)
+
+    return app

@@ -1,0 +1,103 @@
+"""Clean drawings of a recognised position as inline SVG, for the table and correction pages.
+
+Every drawn piece carries data attributes (`data-stack`/`data-disc`, `data-pit`) so the page's
+script can let a player tap it to correct the position; the drawing itself holds no game logic.
+"""
+from __future__ import annotations
+
+from html import escape
+
+from engines.errors import ArbiterError
+
+# Disc widths in the side view grow with the size digit; 1..4 are the standard set's sizes.
+_DISC_WIDTH = {1: 44, 2: 62, 3: 80, 4: 98}
+_DISC_HEIGHT = 22
+_TOWER_PITCH = 112
+
+
+def disc_parts(code: str) -> tuple[int, str]:
+    """Split a contract disc code such as "2red" into (2, "red")."""
+    if not isinstance(code, str) or len(code) < 2 or not code[0].isdigit():
+        raise ArbiterError(f"not a disc code: {code!r} (expected size digit then colour, e.g. 2red)")
+    return int(code[0]), code[1:]
+
+
+def colour_css(colour: str, pieceset: dict | None) -> str:
+    """The piece set's nominal sRGB for a colour name, else the name itself as a CSS colour."""
+    srgb = ((pieceset or {}).get("colours", {}).get(colour) or {}).get("srgb")
+    if isinstance(srgb, list) and len(srgb) == 3:
+        return "rgb({},{},{})".format(*(int(c) for c in srgb))
+    return colour if colour.isalpha() else "grey"
+
+
+def _ink_on(fill: str) -> str:
+    """Black or white text, whichever reads better on the fill (sRGB luma)."""
+    if fill.startswith("rgb("):
+        r, g, b = (int(v) for v in fill[4:-1].split(","))
+        return "#111" if 0.299 * r + 0.587 * g + 0.114 * b > 150 else "#fff"
+    return "#111" if fill in ("white", "yellow", "ivory", "beige", "orange", "pink") else "#fff"
+
+
+def varanasi_svg(state: dict, pieceset: dict | None = None) -> str:
+    """Towers as side-view stacks, bottom disc at the bottom, size digit written on each disc."""
+    stacks = state.get("stacks", [])
+    tallest = max((len(s) for s in stacks), default=1)
+    width = max(1, len(stacks)) * _TOWER_PITCH
+    height = (tallest + 1) * _DISC_HEIGHT + 30
+    parts = [f'<svg class="board varanasi" viewBox="0 0 {width} {height}" role="img" '
+             f'aria-label="{len(stacks)} towers" xmlns="http://www.w3.org/2000/svg">']
+    floor = height - 26
+    for index, stack in enumerate(stacks):
+        centre = index * _TOWER_PITCH + _TOWER_PITCH // 2
+        parts.append(f'<line x1="{centre - 52}" x2="{centre + 52}" y1="{floor + 1}" y2="{floor + 1}" '
+                     f'class="base"/>')
+        for level, code in enumerate(stack):
+            size, colour = disc_parts(code)
+            fill = colour_css(colour, pieceset)
+            disc_width = _DISC_WIDTH.get(size, 98)
+            top = floor - (level + 1) * _DISC_HEIGHT
+            parts.append(
+                f'<g class="disc" data-stack="{index}" data-disc="{level}" data-code="{escape(code)}" tabindex="0">'
+                f'<title>{escape(code)}</title>'
+                f'<rect x="{centre - disc_width / 2}" y="{top}" width="{disc_width}" height="{_DISC_HEIGHT - 2}" '
+                f'rx="6" fill="{fill}"/>'
+                f'<text x="{centre}" y="{top + 16}" fill="{_ink_on(fill)}">{size}</text></g>')
+        parts.append(f'<text class="label" x="{centre}" y="{height - 6}">{index + 1}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def wari_svg(state: dict) -> str:
+    """The board as seen by South: North's a..f right to left on top, stores at the ends."""
+    pits, stores = state.get("pits", [0] * 12), state.get("stores", [0, 0])
+    to_move = state.get("to_move")
+    parts = ['<svg class="board wari" viewBox="0 0 800 300" role="img" aria-label="Wari board" '
+             'xmlns="http://www.w3.org/2000/svg">',
+             '<rect x="4" y="24" width="792" height="252" rx="40" class="wood"/>']
+    for index, count in enumerate(pits):
+        south = index < 6
+        column = index if south else 11 - index
+        cx, cy = 130 + column * 108, 212 if south else 88
+        letter = "abcdef"[index % 6]
+        mover = "mover" if (to_move == "south") == south and to_move is not None else ""
+        parts.append(
+            f'<g class="pit {mover}" data-pit="{index}" tabindex="0">'
+            f'<title>{"South" if south else "North"} {letter}: {count}</title>'
+            f'<circle cx="{cx}" cy="{cy}" r="46"/>'
+            f'<text class="count" x="{cx}" y="{cy + 15}">{int(count)}</text>'
+            f'<text class="label" x="{cx}" y="{cy + (62 if south else -50)}">{letter}</text></g>')
+    for side, (label, cx) in enumerate((("South", 760), ("North", 40))):
+        parts.append(f'<g class="store"><title>{label} store</title>'
+                     f'<text class="count" x="{cx}" y="165">{int(stores[side])}</text></g>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def board_svg(state: dict, pieceset: dict | None = None) -> str:
+    """Dispatch on the state's game; other games (Nanku) have no camera reading to draw."""
+    game = state.get("game") if isinstance(state, dict) else None
+    if game == "varanasi":
+        return varanasi_svg(state, pieceset)
+    if game == "wari":
+        return wari_svg(state)
+    raise ArbiterError(f"cannot draw a position of game {game!r}: expected varanasi or wari")

@@ -1,0 +1,222 @@
+"""One table as the web pages see it: the tracker on its camera, fanned out to browsers.
+
+The companion owns no game logic. It starts `arbiter.tracker.Tracker` on a camera it taps for the
+live view, turns each tracker event into a Server-Sent Event (adding the clean SVG drawing and the
+move's notation so a phone needs no game code), and passes players' corrections to the tracker.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Callable
+
+import cv2
+
+from engines.errors import ArbiterError
+from webui.board_svg import board_svg
+from webui.live import EventHub, FrameBuffer, sse_message
+
+# The live view is for eyes, not for recognition: a phone-sized JPEG a few times a second keeps a
+# Raspberry Pi's CPU for the recogniser.
+LIVE_VIEW_WIDTH = 640
+LIVE_VIEW_FPS = 8.0
+LIVE_VIEW_QUALITY = 70
+
+# Tracker events that carry a position to redraw, and where in the event it is.
+_POSITION_KEYS = ("state", "position")
+
+
+def overlay_drawer(game: str) -> Callable | None:
+    """The recogniser's `draw_overlay(image, observation)` for a game, if it has one."""
+    try:
+        if game == "varanasi":
+            from vision.varanasi_overlay import draw_overlay
+        elif game == "wari":
+            from vision.wari_overlay import draw_overlay
+        else:
+            return None
+    except ImportError:
+        return None
+    return draw_overlay
+
+
+def encode_jpeg(image, width: int = LIVE_VIEW_WIDTH, quality: int = LIVE_VIEW_QUALITY) -> bytes:
+    height = round(image.shape[0] * width / image.shape[1])
+    small = cv2.resize(image, (width, height), interpolation=cv2.INTER_AREA)
+    ok, data = cv2.imencode(".jpg", small, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:
+        raise ArbiterError("cannot encode the camera picture as JPEG")
+    return data.tobytes()
+
+
+class LatestObservation:
+    """The recogniser, remembering its latest reading so the live view can draw it over the picture."""
+
+    def __init__(self, recognize: Callable | None = None):
+        if recognize is None:
+            from vision import recognize
+        self._recognize = recognize
+        self.latest = None
+
+    def __call__(self, image, profile):
+        self.latest = self._recognize(image, profile)
+        return self.latest
+
+
+class TappedCamera:
+    """The table's camera, passing every frame to the tracker and a throttled copy to the page."""
+
+    def __init__(self, camera, on_frame: Callable):
+        self.camera = camera
+        self.name = getattr(camera, "name", "camera")
+        self._on_frame = on_frame
+
+    def open(self) -> None:
+        self.camera.open()
+
+    def read(self):
+        frame = self.camera.read()
+        if frame is not None:
+            self._on_frame(getattr(frame, "image", frame))
+        return frame
+
+    def close(self) -> None:
+        self.camera.close()
+
+
+class Companion:
+    """The live table behind the pages: tracker, store, camera view and event fan-out."""
+
+    def __init__(self, tracker, camera=None, *, pieceset: dict | None = None, seat_names: dict | None = None,
+                 observations: LatestObservation | None = None):
+        self.tracker = tracker
+        self.store = tracker.store
+        self.rules = tracker.rules
+        self.game = tracker.rules.game
+        self.pieceset = pieceset
+        self.seat_names = dict(seat_names or {})
+        self.hub = EventHub()
+        self.frames = FrameBuffer()
+        self.camera = TappedCamera(camera, self.show_frame) if camera is not None else None
+        self._draw_overlay = overlay_drawer(self.game)
+        self.observations = observations
+        self._last_image = None
+        self._next_view_at = 0.0
+        tracker.subscribe(self._relay)
+
+    # Recognition and the live view -------------------------------------------------------------
+    def show_frame(self, image) -> None:
+        self._last_image = image
+        now = time.monotonic()
+        if self.frames.viewers == 0 or now < self._next_view_at:
+            return
+        self._next_view_at = now + 1 / LIVE_VIEW_FPS
+        latest = self.observations.latest if self.observations is not None else None
+        if self._draw_overlay is not None and latest is not None:
+            image = self._draw_overlay(image, latest)
+        self.frames.put(encode_jpeg(image))
+
+    def still_picture(self):
+        """The camera's latest full-size picture (for calibration), or None before the first frame."""
+        return self._last_image
+
+    # Events ------------------------------------------------------------------------------------
+    def _relay(self, event: dict) -> None:
+        """Called on the tracker's thread: enrich and publish, never block."""
+        kind = event.get("type", "message")
+        self.hub.publish(kind, self.describe(event))
+
+    def describe(self, event: dict) -> dict:
+        """The event as the page needs it: board drawing, move notation, snapshot URLs, turn."""
+        data = {k: v for k, v in event.items() if k != "type"}
+        position = next((event[k] for k in _POSITION_KEYS if isinstance(event.get(k), dict)), None)
+        if position is not None:
+            data["board_svg"] = self.drawing(position)
+            data["turn"] = self.turn_label(position)
+        if event.get("move") is not None:
+            data["notation"] = self.notation(event["move"])
+        for side in ("snapshot_before", "snapshot_after"):
+            if event.get(side):
+                data[side + "_url"] = "/snapshots/" + Path(event[side]).name
+        data["sent_at"] = time.time()
+        return data
+
+    def drawing(self, position: dict) -> str:
+        try:
+            return board_svg(position, self.pieceset)
+        except ArbiterError:
+            return ""
+
+    def notation(self, move_json) -> str:
+        try:
+            return self.rules.notation(self.rules.move_from_json(move_json))
+        except ArbiterError:
+            return str(move_json)
+
+    def turn_label(self, position: dict) -> str:
+        mover = position.get("to_move")
+        if mover is None:
+            return ""
+        seat = f"Seat {mover + 1}" if isinstance(mover, int) else str(mover).capitalize()
+        name = self.seat_names.get(mover)
+        return f"{name} ({seat}) to move" if name and name != seat else f"{seat} to move"
+
+    def log_entries(self) -> list[dict]:
+        """The current game's move log, oldest first, in the shape of the live events."""
+        entries = []
+        for record in self.store.moves(self.tracker.game_id):
+            event = {"type": record.verdict, "state": record.state, "move": record.move,
+                     "reason": record.reason, "legal": record.verdict != "illegal",
+                     "snapshot_before": record.snapshot_before, "snapshot_after": record.snapshot_after,
+                     "id": record.id, "at": record.at}
+            if isinstance(record.move, list):
+                event["moves"], event["move"] = record.move, None
+            entries.append({"type": record.verdict, **self.describe(event)})
+        return entries
+
+    def view(self) -> dict:
+        """Everything the table page shows, for the first render and for a reconnecting page."""
+        snapshot = self.tracker.snapshot()
+        position = snapshot.get("position")
+        log = self.log_entries()
+        pending_illegal = snapshot.get("illegal") is not None
+        return {
+            "game": self.game,
+            "status": snapshot.get("status"),
+            "game_id": snapshot.get("game_id"),
+            "over": snapshot.get("over"),
+            "position": position,
+            "board_svg": self.drawing(position) if position else "",
+            "turn": self.turn_label(position) if position else "",
+            "alert": next((e for e in reversed(log) if not e["legal"]), None) if pending_illegal else None,
+            "log": log,
+        }
+
+    def snapshot_messages(self) -> list[str]:
+        return [sse_message("snapshot", self.view())]
+
+    def snapshot_path(self, name: str) -> Path:
+        """A stored before/after picture by file name, never a path outside the snapshot folder."""
+        folder = Path(self.store.snapshot_dir)
+        path = folder / Path(name).name
+        if Path(name).name != name or not path.is_file():
+            raise ArbiterError(f"no snapshot named {name!r}")
+        return path
+
+    # Players' actions --------------------------------------------------------------------------
+    def correct(self, state_json) -> None:
+        """Players fix the position (recorded by the tracker as an override)."""
+        if not isinstance(state_json, dict) or state_json.get("game") != self.game:
+            raise ArbiterError(f"a correction must be a {self.game} position, e.g. {{\"game\": \"{self.game}\", ...}}")
+        self.tracker.set_position(state_json)
+
+    def accept(self) -> None:
+        self.tracker.accept_table()
+
+    # Running -----------------------------------------------------------------------------------
+    def start(self) -> None:
+        if self.camera is not None:
+            self.tracker.start(self.camera)
+
+    def stop(self) -> None:
+        self.tracker.stop()

@@ -1,0 +1,1 @@
+"""The demo's bundled game data (read with importlib.resources)."""

@@ -1,0 +1,1 @@
+"""The companion's pages, one blueprint per page group."""

@@ -1,0 +1,111 @@
+"""The table page: live camera view, clean drawing, move log and verdicts, corrections."""
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, send_file
+
+from engines.errors import ArbiterError
+from webui.board_svg import board_svg
+from webui.security import director_required
+
+bp = Blueprint("table", __name__)
+
+MJPEG_BOUNDARY = "frame"
+# A reader waits this long for a new frame before re-sending the last one (keeps the stream alive).
+MJPEG_WAIT_SECONDS = 2.0
+
+
+def companion():
+    return current_app.extensions["arbiter_companion"]
+
+
+def json_body() -> dict:
+    """The request's JSON object, or ArbiterError naming what is wrong with it."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise ArbiterError("expected a JSON object body (Content-Type: application/json)")
+    return body
+
+
+@bp.get("/table")
+def page():
+    return render_template("table.html", view=companion().view())
+
+
+@bp.get("/correct")
+def correct_page():
+    table = companion()
+    view = table.view()
+    if view["position"] is None:
+        abort(409, description="there is no position to correct yet: wait for the opening position")
+    if table.game == "wari":
+        movers = [("south", "South"), ("north", "North")]
+    else:
+        movers = [(seat, table.turn_label({"to_move": seat}).removesuffix(" to move"))
+                  for seat in range(table.rules.players)]
+    return render_template("correct.html", view=view, pieceset=table.pieceset, movers=movers)
+
+
+@bp.get("/api/table")
+def table_json():
+    return jsonify(companion().view())
+
+
+@bp.get("/events")
+def events():
+    table = companion()
+    stream = table.hub.stream(table.snapshot_messages)
+    return Response(stream, mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@bp.get("/video.mjpg")
+def video():
+    frames = companion().frames
+
+    def stream():
+        with frames.watching():
+            seen = 0
+            while True:
+                seen, jpeg = frames.wait_newer(seen, MJPEG_WAIT_SECONDS)
+                if jpeg is None:
+                    continue
+                yield (f"--{MJPEG_BOUNDARY}\r\nContent-Type: image/jpeg\r\n"
+                       f"Content-Length: {len(jpeg)}\r\n\r\n").encode() + jpeg + b"\r\n"
+
+    return Response(stream(), mimetype=f"multipart/x-mixed-replace; boundary={MJPEG_BOUNDARY}",
+                    headers={"Cache-Control": "no-cache"})
+
+
+@bp.get("/snapshots/<name>")
+def snapshot(name: str):
+    try:
+        path = companion().snapshot_path(name)
+    except ArbiterError as exc:
+        abort(404, description=str(exc))
+    return send_file(path, mimetype="image/jpeg")
+
+
+@bp.post("/api/correct")
+@director_required
+def correct():
+    body = json_body()
+    if "state" not in body:
+        raise ArbiterError("a correction is {\"state\": POSITION}")
+    companion().correct(body["state"])
+    return jsonify({"ok": True, "view": companion().view()})
+
+
+@bp.post("/api/accept")
+@director_required
+def accept():
+    companion().accept()
+    return jsonify({"ok": True})
+
+
+@bp.post("/api/board")
+def draw_board():
+    """The clean drawing of a draft position (the correction editor redraws as players tap)."""
+    body = json_body()
+    if not isinstance(body.get("state"), dict):
+        raise ArbiterError("expected {\"state\": POSITION}")
+    return jsonify({"svg": board_svg(body["state"], companion().pieceset)})

@@ -1,0 +1,158 @@
+"""Tournament: the players' roster, rounds and tables, pairings, results by hand, standings.
+
+Everything is kept in the record store: a tournament is a store tournament, each pairing a match
+of it (a bye is a one-seat match finished at once), and the rounds are recovered from the order
+the matches were paired (`arbiter.tournament.number_rounds`).
+"""
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+
+from arbiter.tournament import Result, number_rounds, round_robin, standings, swiss_round
+from engines import load_rules
+from engines.errors import ArbiterError
+from webui.routes.scores import match_summary
+from webui.routes.table import companion
+from webui.security import director_required
+
+bp = Blueprint("tournament", __name__)
+
+SYSTEMS = {"round_robin": "Round robin", "swiss": "Swiss"}
+BYE = {"bye": True}
+
+
+def form_number(name: str) -> float:
+    text = request.form.get(name, "").strip()
+    try:
+        value = float(text)
+    except ValueError:
+        raise ArbiterError(f"{name.replace('_', ' ')} must be a number, not {text!r}") from None
+    if not 0 <= value < 1e9:
+        raise ArbiterError(f"{name.replace('_', ' ')} must be 0 or more")
+    return int(value) if value.is_integer() else value
+
+
+def tournament_games(store, tournament_id: int) -> list[dict]:
+    """The tournament's matches as tables of rounds: round, table, home, away, scores, source."""
+    matches = store.matches(tournament_id)
+    rounds = number_rounds([(m["id"], [p["name"] for p in m["players"]]) for m in matches])
+    games, tables_in_round = [], {}
+    for match in matches:
+        names = [p["name"] for p in match["players"]]
+        number = rounds[match["id"]]
+        tables_in_round[number] = tables_in_round.get(number, 0) + 1
+        game = {"id": match["id"], "round": number, "table": tables_in_round[number], "game": match["game"],
+                "home": names[0], "away": names[1] if len(names) > 1 else None, "scores": None, "source": None}
+        if game["away"] is not None:
+            game["scores"], game["source"] = decided_scores(store, match)
+        games.append(game)
+    return games
+
+
+def decided_scores(store, match: dict) -> tuple[tuple | None, str | None]:
+    """(home, away) scores of a decided match and who decided it, else (None, None).
+
+    A result entered by hand wins; otherwise the tracker's record decides: a Varanasi match once
+    its target or number of sets is reached, a Wari or Nanku pairing by its first finished game.
+    """
+    result = match["result"]
+    if result and "scores" in result:
+        return (result["scores"]["0"], result["scores"]["1"]), "by hand"
+    summary = match_summary(store, match)
+    if summary["games"] and (summary["over"] or match["game"] != "varanasi"):
+        by_name = {s["name"]: s["points"] for s in summary["standings"]}
+        names = [p["name"] for p in match["players"]]
+        return (by_name.get(names[0], 0), by_name.get(names[1], 0)), "tracker"
+    return None, None
+
+
+def results_and_byes(games: list[dict]) -> tuple[list[Result], list[str]]:
+    results = [Result(g["round"], g["home"], g["away"], *g["scores"]) for g in games if g["scores"]]
+    byes = [g["home"] for g in games if g["away"] is None]
+    return results, byes
+
+
+def entrants_of(games: list[dict]) -> list[str]:
+    return sorted({name for g in games for name in (g["home"], g["away"]) if name})
+
+
+@bp.get("/tournament")
+def page():
+    store = companion().store
+    tournaments = store.tournaments()
+    chosen = request.args.get("id", type=int) or (tournaments[-1]["id"] if tournaments else None)
+    if chosen is not None and chosen not in {t["id"] for t in tournaments}:
+        abort(404, description=f"no tournament with id {chosen}")
+    games = tournament_games(store, chosen) if chosen else []
+    entrants = entrants_of(games)
+    results, byes = results_and_byes(games)
+    table = standings(entrants, results, byes) if len(entrants) >= 2 else []
+    rounds = {}
+    for game in games:
+        rounds.setdefault(game["round"], []).append(game)
+    return render_template("tournament.html", tournaments=tournaments, chosen=chosen, rounds=rounds,
+                           standings=table, players=store.players(), systems=SYSTEMS,
+                           entrants=entrants)
+
+
+@bp.post("/tournament/players")
+@director_required
+def add_player():
+    companion().store.add_player(request.form.get("name", ""))
+    return redirect(url_for("tournament.page", id=request.form.get("tournament", type=int)), code=303)
+
+
+@bp.post("/tournament/new")
+@director_required
+def new_tournament():
+    tournament_id = companion().store.add_tournament(request.form.get("name", ""))
+    return redirect(url_for("tournament.page", id=tournament_id), code=303)
+
+
+@bp.post("/tournament/<int:tournament_id>/pair")
+@director_required
+def pair_next_round(tournament_id: int):
+    store = companion().store
+    if tournament_id not in {t["id"] for t in store.tournaments()}:
+        abort(404, description=f"no tournament with id {tournament_id}")
+    rules = load_rules({"game": request.form.get("game", "")})
+    system = request.form.get("system", "")
+    if system not in SYSTEMS:
+        raise ArbiterError(f"unknown pairing system {system!r}: expected {' or '.join(SYSTEMS)}")
+    games = tournament_games(store, tournament_id)
+    entrants = entrants_of(games) or sorted(request.form.getlist("entrant"))
+    if any(g["away"] is not None and g["scores"] is None for g in games):
+        raise ArbiterError("enter every result of the current round before pairing the next one")
+    if system == "round_robin":
+        schedule = round_robin(entrants)
+        played = max((g["round"] for g in games), default=0)
+        if played >= len(schedule):
+            raise ArbiterError("the round robin is complete: every entrant has met every other")
+        pairings = schedule[played]
+    else:
+        pairings = swiss_round(entrants, *results_and_byes(games))
+    player_ids = {p["name"]: p["id"] for p in store.players()}
+    for pairing in pairings:
+        seated = [name for name in (pairing.home, pairing.away) if name is not None]
+        unknown = [name for name in seated if name not in player_ids]
+        if unknown:
+            raise ArbiterError(f"not on the roster: {', '.join(unknown)}")
+        match_id = store.new_match(rules.to_json(), [player_ids[name] for name in seated], tournament_id)
+        if pairing.away is None:
+            store.finish_match(match_id, BYE)
+    flash(f"Round {pairings[0].round} paired: {len(pairings)} tables.")
+    return redirect(url_for("tournament.page", id=tournament_id), code=303)
+
+
+@bp.post("/tournament/match/<int:match_id>/result")
+@director_required
+def enter_result(match_id: int):
+    store = companion().store
+    match = store.match(match_id)
+    if len(match["players"]) != 2:
+        raise ArbiterError("a bye has no result to enter")
+    home, away = form_number("home_score"), form_number("away_score")
+    winner = 0 if home > away else 1 if away > home else None
+    store.finish_match(match_id, {"over": True, "winner": winner, "scores": {"0": home, "1": away},
+                                  "entered": "by hand"})
+    return redirect(url_for("tournament.page", id=match["tournament_id"]), code=303)

@@ -1,0 +1,119 @@
+// The table page: live updates over Server-Sent Events, no reloads.
+// The server sends every event ready to show (board drawing, notation, picture URLs), so this
+// script only places things on the page.
+"use strict";
+
+const csrfToken = document.querySelector('meta[name="csrf-token"]').content;
+const $ = (id) => document.getElementById(id);
+
+const VERDICT_TEXT = {
+  start: "Opening position",
+  move: "",
+  undo: "Taken back",
+  override: "Position corrected",
+  accept: "Table accepted as it is",
+  restored: "Table put back",
+  over: "Game over",
+  illegal: "Illegal",
+};
+
+function logText(entry) {
+  if (entry.notation) return entry.notation;
+  if (entry.moves && entry.moves.length) return entry.moves.map((m) => JSON.stringify(m)).join(", then ");
+  return VERDICT_TEXT[entry.type] || entry.type;
+}
+
+function addLogEntry(entry) {
+  const item = document.createElement("li");
+  const kind = entry.legal === false ? "illegal" : entry.type;
+  item.className = "entry " + kind;
+  const text = document.createElement("span");
+  text.className = "text";
+  text.textContent = logText(entry);
+  const verdict = document.createElement("span");
+  verdict.className = "verdict";
+  verdict.textContent = entry.legal === false ? "ILLEGAL" : (entry.type === "transition" || entry.type === "move") ? "legal" : VERDICT_TEXT[entry.type] || entry.type;
+  item.append(text, verdict);
+  if (entry.reason) {
+    const reason = document.createElement("span");
+    reason.className = "reason";
+    reason.textContent = entry.reason;
+    item.append(reason);
+  }
+  $("log").prepend(item);
+}
+
+function showPosition(data) {
+  if (data.board_svg) $("board").innerHTML = data.board_svg;
+  if (data.turn !== undefined && data.turn !== "") $("turn").textContent = data.turn;
+}
+
+function showAlert(data) {
+  $("alert-reason").textContent = data.reason || "No legal move explains the change on the table.";
+  $("alert-before").src = data.snapshot_before_url || "";
+  $("alert-after").src = data.snapshot_after_url || "";
+  $("alert").classList.add("visible");
+  $("alert").scrollIntoView({ behavior: "smooth", block: "start" });
+}
+
+function hideAlert() {
+  $("alert").classList.remove("visible");
+}
+
+function setStatus(status) {
+  const chip = $("status");
+  chip.className = "chip " + status;
+  chip.textContent = status.replace("_", " ");
+}
+
+const handlers = {
+  snapshot(data) {
+    $("log").replaceChildren();
+    data.log.forEach(addLogEntry);
+    showPosition(data);
+    if (data.status) setStatus(data.status);
+    if (data.alert) showAlert(data.alert); else hideAlert();
+  },
+  transition(data) {
+    addLogEntry({ ...data, type: data.verdict === "start" ? "start" : data.verdict === "undo" ? "undo" : "move" });
+    showPosition(data);
+    hideAlert();
+  },
+  illegal(data) {
+    addLogEntry({ ...data, type: "illegal" });
+    showAlert(data);
+  },
+  restored(data) { addLogEntry({ ...data, type: "restored" }); showPosition(data); hideAlert(); },
+  override(data) { addLogEntry({ ...data, type: "override" }); showPosition(data); hideAlert(); },
+  accept(data) { addLogEntry({ ...data, type: "accept" }); showPosition(data); hideAlert(); },
+  over(data) {
+    const result = data.result || {};
+    const scores = Object.entries(result.scores || {}).map(([who, n]) => `${who} ${n}`).join(" – ");
+    $("over").textContent = `Game over${result.winner !== null && result.winner !== undefined ? ": " + result.winner + " wins" : ": draw"}  (${scores})`;
+    $("over").classList.add("visible");
+  },
+  game() { $("log").replaceChildren(); $("over").classList.remove("visible"); },
+  status(data) { setStatus(data.status); },
+  camera(data) { setStatus(data.status === "lost" ? "camera_lost" : "moving"); },
+  error(data) { $("alert-reason").textContent = data.message; $("alert").classList.add("visible"); },
+};
+
+function connect() {
+  const source = new EventSource("/events");
+  for (const [name, handle] of Object.entries(handlers)) {
+    source.addEventListener(name, (event) => handle(JSON.parse(event.data)));
+  }
+  source.onopen = () => { $("live").className = "chip online"; $("live").textContent = "live"; };
+  source.onerror = () => { $("live").className = "chip offline"; $("live").textContent = "reconnecting…"; };
+}
+
+$("accept").addEventListener("click", async () => {
+  const headers = { "X-CSRF-Token": csrfToken };
+  const response = await fetch("/api/accept", { method: "POST", headers });
+  if (!response.ok) {
+    const body = await response.json().catch(() => ({}));
+    alert(body.error || `The table could not be accepted (${response.status}).`);
+  }
+});
+
+connect();
