@@ -64,16 +64,37 @@ def pieceset_of(profile: dict) -> dict:
 
 
 def render_position(state_json: dict, profile: dict, session: int, shot: int = 0):
-    """A synthetic picture of a position: `session` fixes camera, lamp and table, `shot` the noise."""
+    """A synthetic picture of a position: `session` fixes camera, lamp and table, `shot` the noise.
+
+    Varanasi towers land at random spots of the session; `render_game` keeps them in place.
+    """
     if state_json["game"] == "varanasi":
         from device.synthetic_varanasi import render_table
 
-        return render_table(state_json["stacks"], pieceset_of(profile), seed=session * 1000 + shot)
+        return render_table(state_json["stacks"], pieceset_of(profile), seed=session)
     if state_json["game"] == "wari":
         from device.synthetic_wari import render_board
 
         return render_board(state_json["pits"], state_json["stores"], seed=shot, session=session)
     raise ArbiterError(f"no simulated table for {state_json['game']}")
+
+
+def render_game(states_json: list[dict], profile: dict, session: int) -> list:
+    """Pictures of a game's positions from one camera on one table.
+
+    A Varanasi tower never leaves its spot while its bottom disc stays there (parts move onto
+    towers, never to new spots), so each tower is drawn where its bottom disc stood at the start.
+    """
+    if not states_json or states_json[0]["game"] != "varanasi":
+        return [render_position(state, profile, session, shot) for shot, state in enumerate(states_json)]
+    from device.synthetic_varanasi import layout_table, render_table
+
+    pieceset = pieceset_of(profile)
+    opening = states_json[0]["stacks"]
+    spots = {stack[0]: tower[0].centre for stack, tower in zip(opening, layout_table(opening, pieceset, session))}
+    return [render_table(state["stacks"], pieceset, seed=session,
+                         centres_px=[spots[stack[0]] for stack in state["stacks"]])
+            for state in states_json]
 
 
 def simulated_camera(spec: str, rules, profile: dict, realtime: bool = True):
@@ -87,8 +108,7 @@ def simulated_camera(spec: str, rules, profile: dict, realtime: bool = True):
         raise CameraError(f"camera {spec!r}: the seed must be a whole number, e.g. sim:{game}:7")
     seed = int(seed_text or 0)
     states = scripted_positions(rules, simulated_opening(rules, profile, random.Random(seed)), SIM_PLIES, seed)
-    # One session for the whole game: the camera, lamp and board stay put while it is played.
-    pictures = [render_position(state.to_json(), profile, seed, shot) for shot, state in enumerate(states)]
+    pictures = render_game([state.to_json() for state in states], profile, seed)
     return SimulatedCamera(pictures, seed=seed, realtime=realtime, name=spec)
 
 
