@@ -330,7 +330,10 @@ class Tracker:
 
     # One frame --------------------------------------------------------------------------------
     def feed(self, frame, now: float, label: str | None = None) -> None:
-        """Process one camera frame taken at `now` (seconds); judges it once the table has settled."""
+        """Process one camera frame taken at `now` (seconds); judges it once the table has settled.
+
+        `label` names the picture in transitions ("from"/"to"); by default, the time it was judged.
+        """
         if self._board_seen_at is None:
             self._board_seen_at = now
         gate = self.gate.update(frame, now)
@@ -465,7 +468,7 @@ class Tracker:
                     continue
                 if frame is None:
                     return
-                self.feed(frame.image, frame.at)
+                self.feed(frame.image, frame.at, frame.label)
         finally:
             camera.close()
 

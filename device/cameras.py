@@ -44,6 +44,7 @@ class CameraLost(CameraError):
 class Frame:
     image: np.ndarray
     at: float  # seconds
+    label: str | None = None  # where the picture comes from, when it has a name (a still's path)
 
 
 class OpenCVCamera:
@@ -179,7 +180,7 @@ class StillsCamera:
         if repeat == 0:
             self._image = read_image(self.paths[still])
         self._index += 1
-        return Frame(self._image, self._index / RECORDED_FPS)
+        return Frame(self._image, self._index / RECORDED_FPS, str(self.paths[still]))
 
     def close(self) -> None:
         self._image = None

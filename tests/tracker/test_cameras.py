@@ -29,6 +29,7 @@ def test_stills_from_a_folder_are_each_held_for_some_frames(tmp_path):
     frames = drain(open_camera(f"folder:{tmp_path}"))
     assert len(frames) == 30
     assert [frame_index(f.image) for f in frames[::10]] == [0, 1, 2]
+    assert frames[10].label == str(tmp_path / "seq001.png")
     assert all(b.at > a.at for a, b in zip(frames, frames[1:]))
 
 
