@@ -22,6 +22,7 @@ PIXEL_THRESHOLD = 18  # grey levels: a pixel "changed" above this (noise is a fe
 MOTION_FRACTION = 0.003  # of the picture changing between frames = something moves
 STILL_SECONDS = 0.6  # still this long before reading: the hand has left and pieces stopped rocking
 MIN_HAND_FRACTION = 0.005  # of the picture: smaller border changes are noise, not an arm
+BOARD_CHANGE_FRACTION = 0.0005  # of the picture differing from the last read one: the board changed
 RELIGHT_FRACTION = 0.6  # of the picture changed at once while still: the light changed, not the board
 HAND_PATIENCE_SECONDS = 20.0  # a still "hand" this long is something left at the edge, not a hand
 
@@ -86,6 +87,10 @@ class MotionGate:
             if not relit and touches_border_area(change) > MIN_HAND_FRACTION and still_for < self.hand_patience:
                 self._settled = False
                 return GateReading(HAND, motion=motion)
+            if self._settled and change.mean() > BOARD_CHANGE_FRACTION:
+                # The board changed with no motion seen: a hand too quick for the frame rate.
+                self._settled = False
+                self._still_since, still_for = now, 0.0
         if still_for < self.still_seconds:
             return GateReading(MOVING, motion=motion)
         if self._settled:

@@ -47,6 +47,16 @@ def test_a_move_made_and_hand_withdrawn_settles_on_the_new_position():
     assert sum(r.settled for r in readings) == 1 and readings[-1].status == STABLE
 
 
+def test_a_small_change_seen_without_motion_is_read_again():
+    """At a low frame rate a quick hand can fall between frames; the board change still shows."""
+    gate = MotionGate()
+    feed(gate, [position_frame(0)] * 10)
+    nudged = position_frame(0)
+    nudged[60:66, 20:26] = 200  # one small piece moved: too small a change to count as motion
+    readings = feed(gate, [nudged] * 10, start=1.0)
+    assert readings[0].status == MOVING and [r.settled for r in readings].count(True) == 1
+
+
 def test_a_change_of_light_is_not_a_hand():
     gate = MotionGate()
     feed(gate, [position_frame(0)] * 10)
