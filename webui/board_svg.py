@@ -71,13 +71,13 @@ def wari_svg(state: dict) -> str:
     """The board as seen by South: North's a..f right to left on top, stores at the ends."""
     pits, stores = state.get("pits", [0] * 12), state.get("stores", [0, 0])
     to_move = state.get("to_move")
-    parts = ['<svg class="board wari" viewBox="0 0 800 300" role="img" aria-label="Wari board" '
+    parts = ['<svg class="board wari" viewBox="0 0 800 340" role="img" aria-label="Wari board" '
              'xmlns="http://www.w3.org/2000/svg">',
-             '<rect x="4" y="24" width="792" height="252" rx="40" class="wood"/>']
+             '<rect x="4" y="34" width="792" height="272" rx="40" class="wood"/>']
     for index, count in enumerate(pits):
         south = index < 6
         column = index if south else 11 - index
-        cx, cy = 130 + column * 108, 212 if south else 88
+        cx, cy = 130 + column * 108, 238 if south else 102
         letter = "abcdef"[index % 6]
         mover = "mover" if (to_move == "south") == south and to_move is not None else ""
         parts.append(
@@ -85,10 +85,10 @@ def wari_svg(state: dict) -> str:
             f'<title>{"South" if south else "North"} {letter}: {count}</title>'
             f'<circle cx="{cx}" cy="{cy}" r="46"/>'
             f'<text class="count" x="{cx}" y="{cy + 15}">{int(count)}</text>'
-            f'<text class="label" x="{cx}" y="{cy + (62 if south else -50)}">{letter}</text></g>')
+            f'<text class="label" x="{cx}" y="{cy + (82 if south else -62)}">{letter}</text></g>')
     for side, (label, cx) in enumerate((("South", 760), ("North", 40))):
         parts.append(f'<g class="store"><title>{label} store</title>'
-                     f'<text class="count" x="{cx}" y="165">{int(stores[side])}</text></g>')
+                     f'<text class="count" x="{cx}" y="188">{int(stores[side])}</text></g>')
     parts.append("</svg>")
     return "".join(parts)
 

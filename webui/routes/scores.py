@@ -129,8 +129,8 @@ def scores_csv():
 def moves_csv(match_id: int):
     store = companion().store
     try:
-        text = store.export_csv(match_id)
+        store.match(match_id)
     except ArbiterError as exc:
         abort(404, description=str(exc))
-    return Response(text, mimetype="text/csv",
+    return Response(store.export_csv(match_id), mimetype="text/csv",
                     headers={"Content-Disposition": f"attachment; filename=arbiter-match-{match_id}.csv"})

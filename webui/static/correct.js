@@ -28,6 +28,7 @@ async function redraw() {
     const { svg } = await post("/api/board", { state: draft });
     $("board").innerHTML = svg;
     markSelection();
+    if (draft.game === "wari") showTotal();
   } catch (error) {
     say(error.message, true);
   }
@@ -40,6 +41,10 @@ function markSelection() {
   const element = document.querySelector("#board " + query);
   if (element) element.classList.add("selected");
   describeSelection();
+}
+
+function showTotal() {
+  $("total").textContent = [...draft.pits, ...draft.stores].reduce((a, b) => a + b, 0);
 }
 
 // --- Varanasi -----------------------------------------------------------------------------
@@ -111,6 +116,7 @@ if (draft.game === "varanasi") {
     draft.pits[selected.pit] = Math.max(0, draft.pits[selected.pit] + delta);
     redraw();
   };
+  showTotal();
   $("minus").addEventListener("click", () => step(-1));
   $("plus").addEventListener("click", () => step(+1));
   ["south", "north"].forEach((side, index) => {

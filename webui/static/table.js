@@ -14,7 +14,7 @@ const VERDICT_TEXT = {
   accept: "Table accepted as it is",
   restored: "Table put back",
   over: "Game over",
-  illegal: "Illegal",
+  illegal: "Illegal move",
 };
 
 function logText(entry) {
@@ -32,7 +32,8 @@ function addLogEntry(entry) {
   text.textContent = logText(entry);
   const verdict = document.createElement("span");
   verdict.className = "verdict";
-  verdict.textContent = entry.legal === false ? "ILLEGAL" : (entry.type === "transition" || entry.type === "move") ? "legal" : VERDICT_TEXT[entry.type] || entry.type;
+  // Only judged moves get a verdict; the other entries say what happened in their text.
+  verdict.textContent = entry.legal === false ? "ILLEGAL" : entry.type === "move" ? "legal" : "";
   item.append(text, verdict);
   if (entry.reason) {
     const reason = document.createElement("span");

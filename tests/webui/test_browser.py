@@ -1,0 +1,98 @@
+"""End to end in a real headless Chromium: the demo's simulated camera, through the whole chain,
+to a browser that sees moves arrive over SSE, the illegal-move alert, and applies a correction.
+
+Needs Debian's `chromium` (installed by .ci/run) and the `playwright` Python package; Playwright
+drives the system browser, never a downloaded one.
+"""
+import os
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect, sync_playwright
+
+from webui.server import start_demo
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+# Still frames per demo position at 10 fps: enough for the motion gate, quick for a test.
+TEST_STILL_FRAMES = 10
+DESKTOP = {"width": 1366, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture(scope="module")
+def demo_url():
+    running = start_demo("127.0.0.1", 0, None, still_frames=TEST_STILL_FRAMES)
+    yield running.url
+    running.stop()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def screenshots(tmp_path) -> Path:
+    """Where screenshots go: $ARBITER_SCREENSHOTS if set (to look at them), else a temp folder."""
+    folder = Path(os.environ.get("ARBITER_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def test_demo_moves_arrive_live_and_the_illegal_move_is_flagged(demo_url, browser, screenshots):
+    page = browser.new_page(viewport=DESKTOP)
+    page.goto(demo_url + "/table")
+    expect(page.locator("#live")).to_have_text("live", timeout=10_000)
+    first_move = page.locator("#log .entry.move").first
+    expect(first_move).to_contain_text("South", timeout=20_000)
+    alert = page.locator("#alert")
+    expect(alert).to_be_visible(timeout=40_000)
+    expect(page.locator("#alert-reason")).not_to_be_empty()
+    expect(page.locator("#log .entry.illegal").first).to_contain_text("ILLEGAL")
+    # Both pictures of the illegal move load (naturalWidth is 0 for a broken image).
+    for side in ("#alert-before", "#alert-after"):
+        page.wait_for_function(f"document.querySelector('{side}').naturalWidth > 0", timeout=10_000)
+    page.screenshot(path=str(screenshots / "table-illegal-desktop.png"), full_page=True)
+    page.close()
+
+
+def test_a_correction_from_the_phone_reaches_the_table(demo_url, browser, screenshots):
+    page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True)
+    page.goto(demo_url + "/table")
+    expect(page.locator("#log .entry").first).to_be_visible(timeout=20_000)
+    page.goto(demo_url + "/correct")
+    counts = [int(text) for text in page.locator("#board .pit text.count").all_text_contents()]
+    # Move one seed from the fullest pit to its neighbour: the set keeps its 48 seeds.
+    source = counts.index(max(counts))
+    target = (source + 1) % 12
+    page.locator(f'#board [data-pit="{source}"]').click()
+    page.locator("#minus").click()
+    expect(page.locator(f'#board [data-pit="{source}"] text.count')).to_have_text(str(counts[source] - 1))
+    page.locator(f'#board [data-pit="{target}"]').click()
+    expect(page.locator("#selection")).to_have_text(f'{"South" if target < 6 else "North"} {"abcdef"[target % 6]}')
+    page.locator("#plus").click()
+    expect(page.locator(f'#board [data-pit="{target}"] text.count')).to_have_text(str(counts[target] + 1))
+    expect(page.locator("#total")).to_have_text("48")
+    page.screenshot(path=str(screenshots / "correct-phone.png"), full_page=True)
+    page.locator("#apply").click()
+    page.wait_for_url("**/table", timeout=10_000)
+    expect(page.locator("#log .entry.override").first).to_contain_text("Position corrected", timeout=10_000)
+    expect(page.locator(f'#board [data-pit="{target}"] text.count')).to_have_text(str(counts[target] + 1))
+    page.screenshot(path=str(screenshots / "table-phone.png"), full_page=True)
+    page.close()
+
+
+def test_every_page_renders_on_a_phone(demo_url, browser, screenshots):
+    page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+    for name in ("scores", "tournament", "calibrate"):
+        page.goto(f"{demo_url}/{name}")
+        expect(page.locator("h1")).to_have_text(name.capitalize())
+        # Nothing wider than the phone: no sideways scrolling.
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        page.screenshot(path=str(screenshots / f"{name}-phone.png"), full_page=True)
+    page.close()

@@ -1,0 +1,109 @@
+"""Scores, CSV export and the tournament pages, driven through the record store."""
+import csv
+import io
+
+from tests.webui.conftest import csrf_of
+
+
+def finished_wari_game(store, names, scores):
+    """A match between named players with one finished game of the given (south, north) scores."""
+    known = {p["name"]: p["id"] for p in store.players()}
+    ids = [known.get(name) or store.add_player(name) for name in names]
+    match_id = store.new_match({"game": "wari", "variant": "pbmserv"}, ids)
+    game_id = store.new_game(match_id)
+    south, north = scores
+    winner = "south" if south > north else "north" if north > south else None
+    store.finish_game(game_id, {"over": True, "winner": winner, "scores": {"south": south, "north": north}})
+    return match_id
+
+
+def test_scores_page_shows_the_current_game_and_every_match(table, client):
+    for index in range(3):
+        table.show(index)
+    store = table.tracker.store
+    finished_wari_game(store, ["Ama", "Kofi"], (30, 18))
+    page = client.get("/scores").get_data(as_text=True)
+    assert "Seeds captured this game" in page and "<polyline" in page
+    assert "Ama" in page and "Kofi" in page and "30" in page
+
+
+def test_scores_csv_has_one_row_per_player_per_finished_game(table, client):
+    store = table.tracker.store
+    match_id = finished_wari_game(store, ["Ama", "Kofi"], (30, 18))
+    response = client.get("/scores.csv")
+    assert response.mimetype == "text/csv"
+    rows = list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
+    assert [(r["player"], r["score"], r["winner"]) for r in rows if r["match"] == str(match_id)] == [
+        ("Ama", "30", "Ama"), ("Kofi", "18", "Ama")]
+
+
+def test_move_log_csv_of_a_match_and_of_a_missing_one(table, client):
+    table.show(0)
+    match_id = table.tracker.store.game(table.tracker.game_id)["match_id"]
+    text = client.get(f"/matches/{match_id}/moves.csv").get_data(as_text=True)
+    assert text.splitlines()[0].startswith("match,game,id") and ",start," in text
+    assert client.get("/matches/999/moves.csv").status_code == 404
+
+
+def post_form(client, url, **fields):
+    return client.post(url, data={"csrf_token": csrf_of(client), **fields})
+
+
+def test_round_robin_tournament_from_roster_to_standings(table, client):
+    for name in ("Ama", "Kofi", "Yaw"):
+        assert post_form(client, "/tournament/players", name=name).status_code == 303
+    created = post_form(client, "/tournament/new", name="Club night")
+    tournament_id = int(created.headers["Location"].split("id=")[1])
+    paired = client.post(f"/tournament/{tournament_id}/pair", data={
+        "csrf_token": csrf_of(client), "game": "wari", "system": "round_robin", "entrant": ["Ama", "Kofi", "Yaw"]})
+    assert paired.status_code == 303
+    store = table.tracker.store
+    matches = store.matches(tournament_id)
+    assert len(matches) == 2  # one game and one bye among three entrants
+    game = next(m for m in matches if len(m["players"]) == 2)
+    # The next round waits for this round's results.
+    too_soon = post_form(client, f"/tournament/{tournament_id}/pair", game="wari", system="round_robin")
+    assert too_soon.status_code == 400 and "enter every result" in too_soon.get_data(as_text=True)
+    assert post_form(client, f"/tournament/match/{game['id']}/result", home_score="25", away_score="23").status_code == 303
+    page = client.get(f"/tournament?id={tournament_id}").get_data(as_text=True)
+    assert "Round 1" in page and "25 : 23" in page and "has a bye" in page
+    winner = game["players"][0]["name"]
+    assert f'<td class="num">1</td><td>{winner}</td>' in page or "leader" in page
+    assert post_form(client, f"/tournament/{tournament_id}/pair", game="wari", system="round_robin").status_code == 303
+    assert "Round 2" in client.get(f"/tournament?id={tournament_id}").get_data(as_text=True)
+
+
+def test_swiss_pairs_from_the_roster(table, client):
+    for name in ("A", "B", "C", "D"):
+        post_form(client, "/tournament/players", name=name)
+    tournament_id = int(post_form(client, "/tournament/new", name="Swiss").headers["Location"].split("id=")[1])
+    client.post(f"/tournament/{tournament_id}/pair", data={
+        "csrf_token": csrf_of(client), "game": "varanasi", "system": "swiss", "entrant": ["A", "B", "C", "D"]})
+    matches = table.tracker.store.matches(tournament_id)
+    assert len(matches) == 2 and {m["game"] for m in matches} == {"varanasi"}
+
+
+def test_tournament_bad_requests(table, client):
+    post_form(client, "/tournament/players", name="Ama")
+    duplicate = post_form(client, "/tournament/players", name="Ama")
+    assert duplicate.status_code == 400 and "already exists" in duplicate.get_data(as_text=True)
+    tournament_id = int(post_form(client, "/tournament/new", name="T").headers["Location"].split("id=")[1])
+    unknown_game = post_form(client, f"/tournament/{tournament_id}/pair", game="chess", system="swiss")
+    assert unknown_game.status_code == 400 and "unknown game &#39;chess&#39;" in unknown_game.get_data(as_text=True)
+    unknown_system = post_form(client, f"/tournament/{tournament_id}/pair", game="wari", system="knockout")
+    assert unknown_system.status_code == 400
+    assert post_form(client, "/tournament/999/pair", game="wari", system="swiss").status_code == 404
+    assert client.get("/tournament?id=999").status_code == 404
+    too_few = post_form(client, f"/tournament/{tournament_id}/pair", game="wari", system="swiss", entrant="Ama")
+    assert too_few.status_code == 400 and "at least two" in too_few.get_data(as_text=True)
+
+
+def test_results_must_be_numbers(table, client):
+    for name in ("Ama", "Kofi"):
+        post_form(client, "/tournament/players", name=name)
+    tournament_id = int(post_form(client, "/tournament/new", name="T").headers["Location"].split("id=")[1])
+    client.post(f"/tournament/{tournament_id}/pair", data={
+        "csrf_token": csrf_of(client), "game": "wari", "system": "swiss", "entrant": ["Ama", "Kofi"]})
+    match_id = table.tracker.store.matches(tournament_id)[0]["id"]
+    response = post_form(client, f"/tournament/match/{match_id}/result", home_score="lots", away_score="2")
+    assert response.status_code == 400 and "home score must be a number" in response.get_data(as_text=True)

@@ -1,0 +1,87 @@
+"""The director's PIN, cross-site request protection, upload limits and the bind check."""
+import io
+
+import pytest
+
+from engines.errors import ArbiterError
+from tests.webui.conftest import csrf_of
+from webui import security
+from webui.security import MAX_UPLOAD_BYTES, PIN_ATTEMPTS, check_bind, is_loopback
+
+
+def correct(client, state, **headers):
+    return client.post("/api/correct", json={"state": state}, headers={"X-CSRF-Token": csrf_of(client), **headers})
+
+
+def test_with_a_pin_changes_need_it(table, pin_client):
+    table.show(0)
+    start = table.positions[0]
+    refused = correct(pin_client, start)
+    assert refused.status_code == 403 and "director's PIN" in refused.get_json()["error"]
+    wrong = correct(pin_client, start, **{"X-Arbiter-Pin": "0000"})
+    assert wrong.status_code == 403 and "wrong" in wrong.get_json()["error"]
+    assert correct(pin_client, start, **{"X-Arbiter-Pin": "4321"}).status_code == 200
+
+
+def test_unlocking_once_opens_the_session(table, pin_client):
+    table.show(0)
+    token = csrf_of(pin_client)
+    wrong = pin_client.post("/unlock", data={"pin": "1111", "csrf_token": token, "next": "/table"})
+    assert wrong.status_code == 303 and "/unlock" in wrong.headers["Location"]
+    right = pin_client.post("/unlock", data={"pin": "4321", "csrf_token": token, "next": "/scores"})
+    assert right.status_code == 303 and right.headers["Location"].endswith("/scores")
+    assert correct(pin_client, table.positions[0]).status_code == 200
+
+
+def test_unlock_only_redirects_within_the_site(pin_client):
+    token = csrf_of(pin_client)
+    response = pin_client.post("/unlock", data={"pin": "4321", "csrf_token": token, "next": "//evil.example/x"})
+    assert response.headers["Location"].endswith("/table")
+
+
+def test_repeated_wrong_pins_lock_the_gate(table, pin_client, monkeypatch):
+    table.show(0)
+    for _ in range(PIN_ATTEMPTS):
+        assert correct(pin_client, table.positions[0], **{"X-Arbiter-Pin": "9999"}).status_code == 403
+    locked = correct(pin_client, table.positions[0], **{"X-Arbiter-Pin": "4321"})
+    assert locked.status_code == 429
+    later = security.time.monotonic() + security.PIN_LOCKOUT_SECONDS + 1
+    monkeypatch.setattr(security.time, "monotonic", lambda: later)
+    assert correct(pin_client, table.positions[0], **{"X-Arbiter-Pin": "4321"}).status_code == 200
+
+
+def test_pages_show_the_lock_only_when_a_pin_is_needed(client, pin_client):
+    assert "Director 🔒" in pin_client.get("/table").get_data(as_text=True)
+    assert "Director 🔒" not in client.get("/table").get_data(as_text=True)
+
+
+def test_form_posts_need_the_session_token(pin_client):
+    response = pin_client.post("/unlock", data={"pin": "4321"})
+    assert response.status_code == 403
+    assert "reload the page" in response.get_data(as_text=True)
+
+
+def test_oversized_uploads_are_refused_before_reading(client):
+    token = csrf_of(client)
+    big = io.BytesIO(b"\xff" * (MAX_UPLOAD_BYTES + 1024))
+    response = client.post("/calibrate/capture", data={"csrf_token": token, "photo": (big, "huge.jpg")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 413
+
+
+@pytest.mark.parametrize("host, pin, message", [
+    ("0.0.0.0", None, "give the director's --pin"),
+    ("192.168.1.20", "12", "at least 4 digits"),
+    ("127.0.0.1", "abcd", "at least 4 digits"),
+])
+def test_bind_check_refuses_an_open_network_without_a_pin(host, pin, message):
+    with pytest.raises(ArbiterError, match=message):
+        check_bind(host, pin)
+
+
+def test_bind_check_allows_loopback_and_pinned_network():
+    check_bind("127.0.0.1", None)
+    check_bind("localhost", None)
+    check_bind("::1", None)
+    check_bind("0.0.0.0", "2468")
+    assert is_loopback("127.0.0.5") and not is_loopback("0.0.0.0") and not is_loopback("table.local")
