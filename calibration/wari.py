@@ -15,12 +15,12 @@ import numpy as np
 from engines.errors import ArbiterError
 from vision.wari_board import PIT_COUNT, PITS_PER_ROW, BoardGeometry, local_scale, pit_column_and_row, region_masks
 from vision.wari_count import CountModel
-from vision.wari_measure import PIT_SHRINK, GlintDetector, board_top_colours, measure_regions
+from vision.wari_measure import PIT_SHRINK, SPOT_CUES, SeedSpotter, board_top_colours, measure_regions
 from vision.wari_seeds import SeedColourModel, local_contrast, working_frame
 
 START_SEEDS_PER_PIT = 4
-# Glints count only if, at some threshold, this many of the 12 pits show exactly 4 of them.
-_GLINT_AGREEMENT = 10
+# Spotted seeds count only if, at some threshold, this many of the 12 pits show exactly 4.
+_SPOT_AGREEMENT = 10
 _NOT_A_START = "does not show a Wari board at the start position (two rows of six pits with 4 seeds each)"
 
 
@@ -37,13 +37,13 @@ def calibrate(image: np.ndarray) -> dict:
     colours = _learn_colours(frame, geometry, seed_mask)
     measures = measure_regions(frame, geometry, colours, None)
     counts = CountModel.learn(geometry, measures.seed_pixels, frame.shape[1], START_SEEDS_PER_PIT)
-    glints, glint_agreement = _learn_glints(frame, geometry, colours, counts)
+    spotter, spot_cue, spot_agreement = _learn_spotter(frame, geometry, colours, counts)
     return {
         "game": "wari",
         "board": geometry.to_json(),
         "seed_colours": colours.to_json(),
         "counts": counts.to_json(),
-        "glints": glints.to_json() if glints else None,
+        "spotter": spotter.to_json() if spotter else None,
         "board_top_lab": [
             [round(float(v), 1) for v in colour] if np.isfinite(colour).all() else None
             for colour in board_top_colours(frame, geometry)
@@ -53,7 +53,8 @@ def calibrate(image: np.ndarray) -> dict:
             "pit_radius_px": round(local_scale(geometry, 2) * geometry.pit_radius, 1),
             "seed_area_px": round(float(np.median(counts.seed_area)) / scale**2, 1),
             "start_count_spread": round(counts.spread, 3),
-            "pits_with_4_glints": glint_agreement,
+            "seed_spotting": spot_cue,
+            "pits_with_4_spots": spot_agreement,
         },
     }
 
@@ -251,28 +252,44 @@ def _board_outline(geometry: BoardGeometry, scale: float) -> np.ndarray:
     return geometry.to_image(np.array([[left, bottom], [right, bottom], [right, top], [left, top]]), scale)
 
 
-def _learn_glints(frame: np.ndarray, geometry: BoardGeometry, colours: SeedColourModel, counts: CountModel):
-    """The glint threshold at which most pits show their 4 seeds' glints: (detector or None, pits agreeing).
+def _learn_spotter(frame: np.ndarray, geometry: BoardGeometry, colours: SeedColourModel, counts: CountModel):
+    """The seed spotter under which most pits show their 4 seeds: (spotter or None, cue, pits agreeing).
 
-    The middle of the best range of thresholds is kept, as far as possible from both missing dim
-    glints and counting wood grain. Matte seeds agree nowhere and get no detector; pits agreeing
-    on another number of glints mean the photo is not of the start position.
+    Each cue is tried over a range of thresholds; the cue with the most pits showing exactly 4
+    spots wins (glints on a tie: they also see seeds that touch lengthwise), at the middle of its
+    best range of thresholds, as far as possible from both missing seeds and counting wood grain.
+    No cue agreeing in 10 pits means counting by area alone (matte, oddly shaped seeds); pits
+    agreeing on another number mean the photo is not of the start position.
     """
     seed_diameter = 2 * np.sqrt(float(np.median(counts.seed_area[:PIT_COUNT])) / np.pi)
     kernel = max(3, int(round(seed_diameter)))
-    thresholds = np.arange(4.0, 80.0, 2.0)
-    glints = np.array([
-        measure_regions(frame, geometry, colours, GlintDetector(kernel, t)).glints[:PIT_COUNT] for t in thresholds
-    ]).astype(int)
-    agreement = (glints == START_SEEDS_PER_PIT).sum(axis=1)
-    best = int(agreement.max())
-    if best < _GLINT_AGREEMENT:
-        others = {n: int((glints == n).sum(axis=1).max()) for n in range(1, 3 * START_SEEDS_PER_PIT) if n != START_SEEDS_PER_PIT}
-        usual = max(others, key=others.get)
-        if others[usual] >= best + 4:
-            raise ArbiterError(
-                f"the photo shows {usual} seeds in most pits: calibration needs the start position with 4 in each pit"
-            )
-        return None, best
-    agreeing = thresholds[agreement == best]
-    return GlintDetector(kernel, float(np.sqrt(agreeing.min() * agreeing.max()))), best
+    trials = {
+        "glint": np.arange(4.0, 80.0, 2.0),  # lightness units above the surroundings
+        "shape": seed_diameter / 2 * np.arange(0.2, 0.95, 0.05),  # pixels from the blob's edge
+    }
+    found = {
+        cue: np.array([
+            measure_regions(frame, geometry, colours, SeedSpotter(cue, kernel, t)).spots[:PIT_COUNT] for t in thresholds
+        ]).astype(int)
+        for cue, thresholds in trials.items()
+    }
+    agreement = {cue: (spots == START_SEEDS_PER_PIT).sum(axis=1) for cue, spots in found.items()}
+    cue = max(SPOT_CUES, key=lambda c: (agreement[c].max(), c == "glint"))
+    best = int(agreement[cue].max())
+    others = {
+        n: max(int((spots == n).sum(axis=1).max()) for spots in found.values())
+        for n in range(1, 3 * START_SEEDS_PER_PIT)
+        if n != START_SEEDS_PER_PIT
+    }
+    usual = max(others, key=others.get)
+    if others[usual] > best and others[usual] >= _SPOT_AGREEMENT - 2:
+        raise ArbiterError(
+            f"the photo shows {usual} seeds in most pits: calibration needs the start position with 4 in each pit"
+        )
+    if best < _SPOT_AGREEMENT:
+        return None, "area only", best
+    agreeing = trials[cue][agreement[cue] == best]
+    # How often a pit's count is one off, from the pits that missed 4 (plus half a miss, so that
+    # 12 agreeing pits do not promise perfection).
+    slip = (PIT_COUNT - best + 0.5) / (PIT_COUNT + 1)
+    return SeedSpotter(cue, kernel, float((agreeing.min() + agreeing.max()) / 2), slip), cue, best

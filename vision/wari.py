@@ -15,7 +15,7 @@ import numpy as np
 from engines.errors import ArbiterError
 from vision.wari_board import PIT_COUNT, REGION_COUNT, BoardGeometry
 from vision.wari_count import CountModel, plausible_counts
-from vision.wari_measure import GlintDetector, board_top_colours, measure_regions
+from vision.wari_measure import SeedSpotter, board_top_colours, measure_regions
 from vision.wari_seeds import SeedColourModel, working_frame
 
 # A count outside a region's plausible set still scores this probability: a misreading costs a
@@ -35,7 +35,7 @@ class WariProfile:
     geometry: BoardGeometry
     colours: SeedColourModel
     counts: CountModel
-    glints: GlintDetector | None
+    spotter: SeedSpotter | None
     board_top: np.ndarray  # Lab colours of the board top between the pits (NaN: not seen)
 
     @classmethod
@@ -47,7 +47,7 @@ class WariProfile:
             BoardGeometry.from_json(profile.get("board")),
             SeedColourModel.from_json(profile.get("seed_colours")),
             CountModel.from_json(profile.get("counts")),
-            GlintDetector.from_json(profile.get("glints")),
+            SeedSpotter.from_json(profile.get("spotter")),
             _board_top_from_json(profile.get("board_top_lab")),
         )
 
@@ -100,9 +100,14 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> WariObservation:
     """Read the seed counts of every pit and store from a frame."""
     calibrated = WariProfile.from_json(profile)
     frame = _frame_for(image_bgr, calibrated.geometry)
-    measures = measure_regions(frame, calibrated.geometry, calibrated.colours, calibrated.glints)
-    glints = measures.glints if calibrated.glints else [None] * REGION_COUNT
-    posteriors = [calibrated.counts.posterior(r, measures.seed_pixels[r], glints[r]) for r in range(REGION_COUNT)]
+    measures = measure_regions(frame, calibrated.geometry, calibrated.colours, calibrated.spotter)
+    if calibrated.spotter:
+        posteriors = [
+            calibrated.counts.posterior(r, measures.seed_pixels[r], measures.spots[r], calibrated.spotter.slip)
+            for r in range(REGION_COUNT)
+        ]
+    else:
+        posteriors = [calibrated.counts.posterior(r, measures.seed_pixels[r]) for r in range(REGION_COUNT)]
     regions = tuple(plausible_counts(p) for p in posteriors)
     # A hand or a shadow brings colours calibration never saw; a region cut off by the frame edge cannot be read.
     seen = (1 - measures.unknown_share[:PIT_COUNT]) * measures.visible_share[:PIT_COUNT]

@@ -31,11 +31,11 @@ _NOISE_DOF = 6.0
 # distribution from spreading over every count the saturated area cannot tell apart.
 _COMMON_PILE = 8
 _PILE_DECAY = 4.0
-# Glint counts: exact for seeds side by side; each hidden seed makes the count less certain.
-_GLINT_SPREAD = 0.25
-_HIDDEN_GLINT_SPREAD = 0.6
-_GLINT_SLIP = 0.03  # a glint missed (a seed in shadow) or doubled (a long seed), per pit
-_GLINT_OUTLIER = 0.003
+# Spot counts: exact for seeds side by side; each hidden seed makes the count less certain.
+_SPOT_SPREAD = 0.25
+_HIDDEN_SPOT_SPREAD = 0.6
+_SPOT_OUTLIER = 0.003
+_FLOOR_GLARE = 1.5  # seeds' worth of area
 _MIN_SPREAD = 0.12  # seeds; even a perfect calibration photo leaves this much pit-to-pit variation
 _SPREAD_MARGIN = 1.3  # 12 pits give a rough spread estimate; widen rather than exclude the truth
 _KEPT_MASS = 0.998
@@ -71,12 +71,15 @@ class CountModel:
         floor = fill * self.capacity[region]
         return counts / (1 + (counts / floor) ** _SATURATION_SHARPNESS) ** (1 / _SATURATION_SHARPNESS)
 
-    def posterior(self, region: int, seed_pixels: float, glints: float | None = None) -> np.ndarray:
-        """Probability of each count 0..MAX_SEEDS given the region's seed pixels and glints (if counted)."""
+    def posterior(
+        self, region: int, seed_pixels: float, spots: float | None = None, spot_slip: float = 0.03
+    ) -> np.ndarray:
+        """Probability of each count 0..MAX_SEEDS given the region's seed pixels and spotted seeds
+        (if counted; `spot_slip` is the chance that a spot count is one off)."""
         counts = np.arange(MAX_SEEDS + 1, dtype=np.float64)
         log_posterior = self._area_log_likelihood(region, counts, seed_pixels)
-        if glints is not None:
-            log_posterior += self._glint_log_likelihood(region, counts, glints)
+        if spots is not None:
+            log_posterior += self._spot_log_likelihood(region, counts, spots, spot_slip)
         log_posterior -= np.maximum(counts - _COMMON_PILE, 0) / _PILE_DECAY
         weights = np.exp(log_posterior - log_posterior.max())
         return weights / weights.sum()
@@ -88,20 +91,26 @@ class CountModel:
         placement = _SPREAD_MARGIN * self.spread * np.sqrt(side_by_side / 4)
         expected, packing = self._visible_with_packing_doubt(region, counts)
         sigma = np.hypot(placement, packing)
-        z = (visible - expected) / sigma
-        return -0.5 * (_NOISE_DOF + 1) * np.log1p(z**2 / _NOISE_DOF) - np.log(sigma)
+        # The lamp's glare on a bare pit floor can pass for up to _FLOOR_GLARE seeds, the more the
+        # more floor shows. Most pits show none: half the weight on no glare, the rest spread evenly.
+        bare_floor = np.clip(1 - expected / self.capacity[region], 0, 1)
+        glare = np.linspace(0, 1, 6)[:, None] * _FLOOR_GLARE * bare_floor
+        weights = np.array([0.5, 0.1, 0.1, 0.1, 0.1, 0.1])[:, None]
+        z = (visible - expected - glare) / sigma
+        density = (1 + z**2 / _NOISE_DOF) ** (-0.5 * (_NOISE_DOF + 1)) / sigma
+        return np.log((weights * density).sum(axis=0))
 
-    def _glint_log_likelihood(self, region: int, counts: np.ndarray, glints: float) -> np.ndarray:
-        """Glints show every seed lying side by side and fewer once seeds hide each other; now and
+    def _spot_log_likelihood(self, region: int, counts: np.ndarray, spots: float, slip: float) -> np.ndarray:
+        """Spots show every seed lying side by side and fewer once seeds hide each other; now and
         then one is missed or doubled."""
         shown, packing = self._visible_with_packing_doubt(region, counts)
-        sigma = np.hypot(_GLINT_SPREAD + _HIDDEN_GLINT_SPREAD * (counts - shown), packing)
+        sigma = np.hypot(_SPOT_SPREAD + _HIDDEN_SPOT_SPREAD * (counts - shown), packing)
 
         def density(centre):
-            return np.exp(-0.5 * ((glints - centre) / sigma) ** 2) / sigma
+            return np.exp(-0.5 * ((spots - centre) / sigma) ** 2) / sigma
 
-        near_miss = _GLINT_SLIP * (density(shown - 1) + density(shown + 1))
-        return np.log((1 - 2 * _GLINT_SLIP) * density(shown) + near_miss + _GLINT_OUTLIER)
+        near_miss = slip / 2 * (density(shown - 1) + density(shown + 1))
+        return np.log((1 - slip) * density(shown) + near_miss + _SPOT_OUTLIER)
 
     def _visible_with_packing_doubt(self, region: int, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Expected visible seeds, and how far that moves if the seeds pack looser or tighter than

@@ -1,8 +1,9 @@
-"""Measuring each pit and store of a frame: its seed area, its seed glints, and how much is unexplained.
+"""Measuring each pit and store of a frame: its seed area, the seeds that show, and how much is unexplained.
 
-Two cues per region: the pixels whose colour says "seed", and the glints — a lamp makes one small
-highlight on every seed whose top shows, so counting bright peaks on seed pixels counts the seeds
-lying side by side even when they touch.
+Two cues per region: the pixels whose colour says "seed", and spots that each mark one visible
+seed — its glint (a lamp makes one small highlight on every seed whose top shows) or, for seeds
+without a clear glint, the centre of its round shape. Spots count seeds lying side by side even
+when they touch, which their area alone cannot tell apart.
 """
 from __future__ import annotations
 
@@ -18,47 +19,63 @@ from vision.wari_seeds import SeedColourModel
 
 # Pits are measured slightly inside their rim: the rim's highlight and shadow are neither seed nor floor.
 PIT_SHRINK = 0.95
+SPOT_CUES = ("glint", "shape")
 _SEED_COVER = 0.6
 
 
 @dataclass(frozen=True)
-class GlintDetector:
-    """Lightness peaks at least `threshold` above their surroundings, at most one per seed-sized patch."""
+class SeedSpotter:
+    """Finds one spot per visible seed, by one of two cues.
 
+    "glint": lightness peaks at least `threshold` above their seed-sized surroundings.
+    "shape": centres of seed-coloured blobs, where the distance to the blob's edge peaks at least
+    `threshold` pixels; touching round seeds keep separate peaks, long ones may not.
+    """
+
+    cue: str
     kernel: int  # working-frame pixels, about one seed across
     threshold: float
+    slip: float = 0.03  # chance that a pit's count is one off (a spot missed or doubled)
 
-    def peaks(self, frame: np.ndarray, seed_like: np.ndarray) -> np.ndarray:
-        """Label image: one label per glint lying on or next to seed pixels, 0 elsewhere."""
-        lightness = cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)[..., 0], (5, 5), 1.0)
-        patch = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (self.kernel, self.kernel))
-        raised = cv2.morphologyEx(lightness, cv2.MORPH_TOPHAT, patch)
+    def spots(self, frame: np.ndarray, seed_like: np.ndarray) -> np.ndarray:
+        """Label image: one label per spot, 0 elsewhere."""
+        if self.cue == "glint":
+            lightness = cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)[..., 0], (5, 5), 1.0)
+            seed_patch = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (self.kernel, self.kernel))
+            strength = cv2.morphologyEx(lightness, cv2.MORPH_TOPHAT, seed_patch)
+            # A glint must sit in a patch mostly of seed colours (the glint itself may not be): the
+            # lamp's glare on a bare pit floor is smaller than a seed.
+            core = max(3, self.kernel // 2)
+            on_seed = cv2.blur(seed_like.astype(np.float32), (core, core)) >= _SEED_COVER
+            patch = seed_patch
+        else:
+            solid = cv2.morphologyEx(seed_like.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+            strength = cv2.GaussianBlur(cv2.distanceTransform(solid, cv2.DIST_L2, 5), (0, 0), 1.0)
+            window = int(0.8 * self.kernel) | 1  # a seed's centre is its own; a neighbour's lies a diameter off
+            patch = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (window, window))
+            on_seed = solid > 0
         # One peak per seed-sized neighbourhood: touching seeds' centres lie a diameter apart.
-        local_max = raised == cv2.dilate(raised, patch)
-        # A peak must sit in a seed-sized patch of seed colours: the lamp's glint on an uncovered
-        # pit floor is smaller than a seed.
-        core = max(3, self.kernel // 2)
-        on_seed = cv2.blur(seed_like.astype(np.float32), (core, core)) >= _SEED_COVER
-        peaks = (local_max & (raised > self.threshold) & on_seed).astype(np.uint8)
-        # A flat-topped glint has several equal maxima: merge neighbours into one.
+        local_max = strength == cv2.dilate(strength, patch)
+        peaks = (local_max & (strength > self.threshold) & on_seed).astype(np.uint8)
+        # A flat-topped peak has several equal maxima: merge neighbours into one.
         _, labels = cv2.connectedComponents(cv2.dilate(peaks, np.ones((3, 3), np.uint8)))
         return labels
 
     def to_json(self) -> dict:
-        return {"kernel_px": self.kernel, "threshold": round(self.threshold, 2)}
+        return {"cue": self.cue, "kernel_px": self.kernel, "threshold": round(self.threshold, 3), "slip": round(self.slip, 4)}
 
     @classmethod
-    def from_json(cls, obj: object) -> "GlintDetector | None":
-        """None when calibration found the seeds' glints unreliable (matte seeds)."""
+    def from_json(cls, obj: object) -> "SeedSpotter | None":
+        """None when calibration found no cue that shows the seeds one by one."""
         if obj is None:
             return None
         try:
-            detector = cls(int(obj["kernel_px"]), float(obj["threshold"]))
+            spotter = cls(str(obj["cue"]), int(obj["kernel_px"]), float(obj["threshold"]), float(obj["slip"]))
         except (KeyError, TypeError, ValueError):
-            raise ArbiterError("the Wari profile's glint settings are malformed; calibrate again") from None
-        if detector.kernel < 3 or detector.threshold <= 0:
-            raise ArbiterError("the Wari profile's glint settings are malformed; calibrate again")
-        return detector
+            raise ArbiterError("the Wari profile's seed spotter is malformed; calibrate again") from None
+        if spotter.cue not in SPOT_CUES or spotter.kernel < 3 or spotter.threshold <= 0 or not 0 < spotter.slip < 0.5:
+            raise ArbiterError("the Wari profile's seed spotter is malformed; calibrate again")
+        return spotter
 
 
 @dataclass(frozen=True)
@@ -66,23 +83,23 @@ class RegionMeasures:
     """Per region (12 pits, South's store, North's store) of one frame."""
 
     seed_pixels: np.ndarray  # pixels classified as seed
-    glints: np.ndarray  # glints counted (zeros without a glint detector)
+    spots: np.ndarray  # visible seeds spotted (zeros without a spotter)
     unknown_share: np.ndarray  # share of pixels whose colour calibration never saw (a hand, a shadow)
     visible_share: np.ndarray  # share of the region inside the frame
 
 
 def measure_regions(
-    frame: np.ndarray, geometry: BoardGeometry, colours: SeedColourModel, glints: GlintDetector | None
+    frame: np.ndarray, geometry: BoardGeometry, colours: SeedColourModel, spotter: SeedSpotter | None
 ) -> RegionMeasures:
-    """Classify every pixel of every region of a working-size frame and count the glints."""
+    """Classify every pixel of every region of a working-size frame and count the seeds spotted."""
     height, width = frame.shape[:2]
     masks = region_masks(geometry, (width, height), PIT_SHRINK)
     x0, y0, x1, y1 = _board_box(geometry, (width, height))
     board = frame[y0:y1, x0:x1]
     seed_like = colours.probability(board) > 0.5
     known = colours.is_known(board)
-    labels = glints.peaks(board, seed_like) if glints is not None and board.size else None
-    seed_pixels, glint_counts = np.zeros(REGION_COUNT), np.zeros(REGION_COUNT)
+    labels = spotter.spots(board, seed_like) if spotter is not None and board.size else None
+    seed_pixels, spot_counts = np.zeros(REGION_COUNT), np.zeros(REGION_COUNT)
     unknown_share, visible_share = np.ones(REGION_COUNT), np.zeros(REGION_COUNT)
     for region, mask in enumerate(masks):
         local = mask.shifted(-x0, -y0)
@@ -93,8 +110,8 @@ def measure_regions(
         seed_pixels[region] = np.count_nonzero(local.pixels(seed_like))
         unknown_share[region] = 1.0 - np.count_nonzero(local.pixels(known)) / mask.area
         if labels is not None:
-            glint_counts[region] = np.count_nonzero(np.unique(local.pixels(labels)))
-    return RegionMeasures(seed_pixels, glint_counts, unknown_share, visible_share)
+            spot_counts[region] = np.count_nonzero(np.unique(local.pixels(labels)))
+    return RegionMeasures(seed_pixels, spot_counts, unknown_share, visible_share)
 
 
 @lru_cache(maxsize=32)

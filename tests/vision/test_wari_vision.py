@@ -37,7 +37,7 @@ def test_profile_names_the_game_and_summarises_the_board(table):
     # Synthetic pits are 120 canvas pixels apart, warped at 0.85-1.0x of a 1280-pixel frame.
     assert 100 < summary["pit_pitch_px"] < 180
     assert 0.3 < summary["pit_radius_px"] / summary["pit_pitch_px"] < 0.5
-    assert summary["pits_with_4_glints"] >= 10
+    assert summary["pits_with_4_spots"] >= 10
 
 
 def test_pits_are_read_in_contract_order(table):
