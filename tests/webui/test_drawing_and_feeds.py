@@ -1,0 +1,129 @@
+"""The SVG drawings and chart, the event hub, the calibration flow and the demo's bundled game."""
+import io
+import re
+
+import cv2
+import numpy as np
+import pytest
+
+from engines.errors import ArbiterError
+from tests.webui.conftest import csrf_of
+from webui import live
+from webui.board_svg import board_svg, colour_css
+from webui.chart_svg import line_chart
+from webui.live import EventHub, sse_message
+from webui.server import demo_positions, load_demo_game
+
+
+def test_wari_drawing_shows_every_count_and_marks_the_mover():
+    pits = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
+    svg = board_svg({"game": "wari", "pits": pits, "stores": [17, 13], "to_move": "north"})
+    counts = re.findall(r'<text class="count"[^>]*>(\d+)</text>', svg)
+    assert counts == [str(n) for n in pits] + ["17", "13"]
+    movers = re.findall(r'<g class="pit mover" data-pit="(\d+)"', svg)
+    assert movers == [str(i) for i in range(6, 12)]
+
+
+def test_varanasi_drawing_stacks_discs_bottom_up_in_the_piece_set_colours():
+    pieceset = {"colours": {"red": {"srgb": [200, 35, 40]}, "ivory": {"srgb": [240, 235, 220]}}}
+    svg = board_svg({"game": "varanasi", "stacks": [["4red", "2ivory"], ["3red"]], "to_move": 0}, pieceset)
+    discs = re.findall(r'data-stack="(\d)" data-disc="(\d)" data-code="(\w+)"', svg)
+    assert discs == [("0", "0", "4red"), ("0", "1", "2ivory"), ("1", "0", "3red")]
+    assert 'fill="rgb(200,35,40)"' in svg
+    # Dark digits on a light disc, light digits on a dark one.
+    assert 'fill="#111">2</text>' in svg and 'fill="#fff">4</text>' in svg
+
+
+def test_drawing_refuses_bad_positions_with_a_reason():
+    with pytest.raises(ArbiterError, match="cannot draw a position of game 'nanku'"):
+        board_svg({"game": "nanku", "pieces": []})
+    with pytest.raises(ArbiterError, match="not a disc code"):
+        board_svg({"game": "varanasi", "stacks": [["red"]]})
+    assert colour_css("teal", None) == "teal" and colour_css("not a colour!", {}) == "grey"
+
+
+def test_line_chart_draws_one_line_per_player_ending_at_their_total():
+    svg = line_chart([{"Ama": 3, "Kofi": 0}, {"Ama": 3, "Kofi": 7}], "games", "Match score")
+    assert svg.count("<polyline") == 2
+    assert ">Ama 3</text>" in svg and ">Kofi 7</text>" in svg
+    assert "No scores yet" in line_chart([], "games", "Match score")
+
+
+def test_event_hub_sends_snapshot_then_publications_in_order():
+    hub = EventHub()
+    stream = hub.stream(lambda: [sse_message("snapshot", {"n": 0})], keepalive=0.01)
+    assert "event: snapshot" in next(stream)
+    assert hub.subscriber_count() == 1
+    hub.publish("transition", {"n": 1})
+    hub.publish("illegal", {"n": 2})
+    assert "event: transition" in next(stream) and '"n":2' in next(stream)
+    assert next(stream) == ": keepalive\n\n"
+    stream.close()
+    assert hub.subscriber_count() == 0
+
+
+def test_event_hub_drops_a_subscriber_that_stopped_reading(monkeypatch):
+    monkeypatch.setattr(live, "_SUBSCRIBER_BACKLOG", 3)
+    hub = EventHub()
+    stalled = hub.stream(lambda: [sse_message("snapshot", {})])
+    next(stalled)
+    for number in range(10):
+        hub.publish("status", {"n": number})
+    assert hub.subscriber_count() == 0
+    # The stalled stream ends rather than hanging on; a reconnect gets a fresh snapshot.
+    assert list(stalled) == []
+
+
+def test_calibration_flow_proposes_previews_and_saves(table, client, tmp_path, monkeypatch):
+    from webui import app as app_module
+    from webui.routes import calibrate as calibrate_routes
+
+    profile_path = tmp_path / "profile.json"
+    app = app_module.create_app(table.companion, profile_path=profile_path)
+    app.testing = True
+    client = app.test_client()
+    found = {"game": "wari", "summary": {"pits": 12}}
+    monkeypatch.setattr(calibrate_routes, "calibrate_image", lambda game, image: found)
+    monkeypatch.setattr(calibrate_routes, "preview_jpeg", lambda game, image, profile: b"\xff\xd8jpeg")
+    token = csrf_of(client)
+    no_picture = client.post("/calibrate/capture", data={"csrf_token": token})
+    assert no_picture.status_code == 400 and "not delivered a picture" in no_picture.get_data(as_text=True)
+    ok, photo = cv2.imencode(".png", np.zeros((60, 80, 3), np.uint8))
+    captured = client.post("/calibrate/capture", data={"csrf_token": token, "photo": (io.BytesIO(photo.tobytes()), "a.png")},
+                           content_type="multipart/form-data")
+    assert captured.status_code == 303
+    page = client.get("/calibrate").get_data(as_text=True)
+    proposal = re.search(r'/calibrate/preview/([\w-]+)\.jpg', page).group(1)
+    assert client.get(f"/calibrate/preview/{proposal}.jpg").data == b"\xff\xd8jpeg"
+    saved = client.post("/calibrate/confirm", data={"csrf_token": token, "token": proposal})
+    assert saved.status_code == 303
+    assert profile_path.read_text().strip().startswith("{") and table.tracker.profile == found
+    stale = client.post("/calibrate/confirm", data={"csrf_token": token, "token": proposal})
+    assert stale.status_code == 400
+    assert client.get(f"/calibrate/preview/{proposal}.jpg").status_code == 404
+
+
+def test_calibration_upload_must_be_an_image(client):
+    token = csrf_of(client)
+    response = client.post("/calibrate/capture", data={"csrf_token": token, "photo": (io.BytesIO(b"not an image"), "x.jpg")},
+                           content_type="multipart/form-data")
+    assert response.status_code == 400 and "not a readable image" in response.get_data(as_text=True)
+
+
+def test_demo_game_is_legal_except_for_its_one_slipped_seed():
+    game = load_demo_game()
+    rules, positions = demo_positions(game)
+    judged = [rules.explain(rules.state_from_json(a), rules.state_from_json(b)).legal
+              for a, b in zip(positions, positions[1:])]
+    slipped = [index for index, step in enumerate(game["steps"]) if "slip" in step]
+    assert len(slipped) == 1
+    # The slipped picture comes right after the position before that step, then the true one.
+    assert judged.count(False) == 2 and judged[slipped[0]] is False
+    assert len(positions) == len(game["steps"]) + 2
+
+
+def test_demo_refuses_a_slip_from_an_empty_pit():
+    game = {"rules": {"game": "wari", "variant": "pbmserv"},
+            "steps": [{"move": {"player": "south", "pit": "a"}, "slip": [0, 1]}]}
+    with pytest.raises(ArbiterError, match="pit 0 is empty"):
+        demo_positions(game)
