@@ -20,7 +20,16 @@ from vision.varanasi_colour import (
     trimmed_pixels,
 )
 from vision.varanasi import EDGE_STRICTNESS
-from vision.varanasi_geometry import ScaleField, best_circle, edge_field, full_resolution_threshold
+from vision.varanasi_geometry import (
+    ScaleField,
+    best_circle,
+    centre_votes,
+    edge_field,
+    full_resolution_threshold,
+    radius_maps,
+    reduce,
+    to_work,
+)
 from vision.varanasi_pieces import PieceSet
 from vision.varanasi_scene import board_like_grid, cells_near_circles
 
@@ -64,6 +73,8 @@ def calibrate(image_bgr: np.ndarray, pieceset_json) -> dict:
         )
 
     edges = edge_field(image_bgr, full_resolution_threshold(image_bgr))
+    work_edges = edge_field(reduce(image_bgr))
+    votes = centre_votes(work_edges, radius_maps(work_edges.shape, scale, pieces.radii_mm))
     colours = {}
     for colour in pieces.colours:
         mine = [i for i in disc_ids if colour_of[i] == colour]
@@ -71,10 +82,12 @@ def calibrate(image_bgr: np.ndarray, pieceset_json) -> dict:
             best_circle(edges, circles[i][:2], float(circles[i][2]), RIM_SEARCH_PX, strictness=EDGE_STRICTNESS)[1]
             for i in mine
         ]
+        peaks = [_vote_peak(votes[pieces.sizes.index(sizes_of[i])], circles[i]) for i in mine]
         colours[colour] = {
             **colour_statistics(np.concatenate([trimmed_pixels(pixels[i]) for i in mine])),
             "hint_srgb": list(pieces.hints_srgb[pieces.colours.index(colour)]),
             "rim_coverage": round(float(np.median(coverage)), 3),
+            "rim_votes": round(float(np.min(peaks)), 4),
         }
     board = _board_pixels(lab, [circles[i] for i in disc_ids])
     board_model = colour_statistics(board)
@@ -108,6 +121,12 @@ def calibrate(image_bgr: np.ndarray, pieceset_json) -> dict:
             "closest_colours": _closest_colours(colours),
         },
     }
+
+
+def _vote_peak(plane: np.ndarray, circle) -> float:
+    """Strongest centre vote within two work pixels of a disc's centre."""
+    x, y = (int(round(v)) for v in to_work(circle[:2]))
+    return float(plane[max(0, y - 2): y + 3, max(0, x - 2): x + 3].max(initial=0.0))
 
 
 def _detect_circles(image_bgr: np.ndarray) -> np.ndarray:

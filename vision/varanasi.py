@@ -9,7 +9,6 @@ Colours are settled per size with the inventory (every colour at most once per s
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -23,6 +22,7 @@ from vision.varanasi_geometry import (
     centre_votes,
     edge_field,
     full_resolution_threshold,
+    radius_maps,
     reduce,
     to_full,
     to_work,
@@ -42,12 +42,14 @@ SEED_REACH_MM = 6.0
 # Camera height assumed for the slight growth of higher discs (the issue says 40-55 cm); at this
 # distance each 5 mm level looks about 1% larger.
 CAMERA_HEIGHT_MM = 480.0
-# A vote peak is worth examining once its share of a full rim's votes exceeds this.
-SEED_VOTES = 0.1
+# A vote peak is worth examining once it reaches this share of the weakest disc's peak in
+# calibration (a white disc on a cream board shows only its shadowed side).
+SEED_SHARE = 0.6
 # Rim coverage turns into a presence probability around this share of the weakest rim seen in
 # calibration (a white disc on a cream board shows only its shadowed side).
 PRESENCE_MIDPOINT = 0.55
 PRESENCE_SOFTNESS = 0.06
+ALONE_MIDPOINT = 1.0
 # The colour footprint shortlists this many sizes, nearest radius first; ties in rim coverage
 # within CHAIN_TIE go to the nearest.
 CHAIN_SIZE_CHOICES = 2
@@ -227,6 +229,7 @@ class _Frame:
     board: dict
     board_area: np.ndarray | None
     weakest_rim: float
+    weakest_votes: float
 
     @classmethod
     def from_profile(cls, profile: dict) -> "_Frame":
@@ -238,12 +241,13 @@ class _Frame:
             scale = ScaleField(*profile["px_per_mm"])
             colours = ColourModel.from_profile({c: profile["colours"][c] for c in pieces.colours})
             weakest = min(float(profile["colours"][c]["rim_coverage"]) for c in pieces.colours)
+            weakest_votes = min(float(profile["colours"][c]["rim_votes"]) for c in pieces.colours)
             board = profile["board"]
             area = profile.get("board_area")
             board_area = np.array([[ch == "#" for ch in row] for row in area]) if area else None
         except (KeyError, TypeError, ValueError, np.linalg.LinAlgError) as exc:
             raise ArbiterError(f"Varanasi profile is incomplete or damaged ({exc.__class__.__name__}: {exc}); calibrate again") from None
-        return cls(pieces, scale, colours, board, board_area, weakest)
+        return cls(pieces, scale, colours, board, board_area, weakest, weakest_votes)
 
 
 def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
@@ -264,27 +268,14 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
     return VaranasiObservation(towers, scene, note)
 
 
-def _radius_maps(shape, frame: _Frame) -> np.ndarray:
-    """Expected radius (work pixels) of a flat disc of each size centred at each work pixel."""
-    return _cached_radius_maps(tuple(shape), frame.scale, frame.pieces.radii_mm)
-
-
-@lru_cache(maxsize=4)
-def _cached_radius_maps(shape, scale: ScaleField, radii_mm) -> np.ndarray:
-    height, width = shape
-    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
-    px_per_mm = scale.at(to_full(xs), to_full(ys))
-    return np.array([to_work(px_per_mm * r) for r in radii_mm], dtype=np.float32)
-
-
 def _seeds(edges, frame: _Frame) -> list[np.ndarray]:
     """Vote peaks, strongest first, one per tower (peaks inside a kept one's circle are dropped)."""
-    radii = _radius_maps(edges.shape, frame)
+    radii = radius_maps(edges.shape, frame.scale, frame.pieces.radii_mm)
     votes = centre_votes(edges, radii)
     peaks = []
     for plane in range(len(votes)):
         local_max = votes[plane] >= cv2.dilate(votes[plane], np.ones((5, 5), np.uint8))
-        ys, xs = np.nonzero(local_max & (votes[plane] > SEED_VOTES))
+        ys, xs = np.nonzero(local_max & (votes[plane] > SEED_SHARE * frame.weakest_votes))
         peaks += [(float(votes[plane, y, x]), x, y, float(radii[plane, y, x])) for y, x in zip(ys, xs)]
     peaks.sort(reverse=True)
     kept: list[tuple[float, float, float]] = []
@@ -294,8 +285,10 @@ def _seeds(edges, frame: _Frame) -> list[np.ndarray]:
     return [np.array([x, y], dtype=float) for x, y, _ in kept]
 
 
-def _edge_presence(coverage: float, frame: _Frame) -> float:
-    midpoint = PRESENCE_MIDPOINT * frame.weakest_rim
+def _edge_presence(coverage: float, frame: _Frame, alone: bool = False) -> float:
+    """Presence from rim coverage; a disc with nothing else in its tower to back it up must show
+    nearly as much rim as the weakest disc did in calibration."""
+    midpoint = (ALONE_MIDPOINT if alone else PRESENCE_MIDPOINT) * frame.weakest_rim
     return float(1.0 / (1.0 + np.exp(-(coverage - midpoint) / PRESENCE_SOFTNESS)))
 
 
@@ -341,7 +334,7 @@ def _read_tower(image_bgr, work_lab, frame: _Frame, seed_full, threshold: float)
         centre, coverage = best_circle(
             edges, reference, radius, step if below or above else reach, known, gap, EDGE_STRICTNESS
         )
-        presence = _edge_presence(coverage, frame)
+        presence = _edge_presence(coverage, frame, alone=not chain and not below)
         if presence >= DOUBTFUL or any(p >= 0.5 for *_, p in slots):
             slots.append((size, centre, radius, presence))
     if not any(p >= 0.5 for *_, p in slots):

@@ -6,6 +6,7 @@ receive full-resolution pixel coordinates through `to_work` / `to_full`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
@@ -82,6 +83,20 @@ def full_resolution_threshold(image_bgr: np.ndarray) -> float:
     middle = height // 2
     strip = image_bgr[max(0, middle - 32): middle + 32]
     return edge_field(strip).threshold
+
+
+def radius_maps(shape: tuple[int, int], scale: "ScaleField", radii_mm: tuple[float, ...]) -> np.ndarray:
+    """(sizes, H, W): expected radius (work pixels) of a flat disc of each size centred at each
+    pixel of the reduced frame. Cached: a camera's frames all have one shape and one profile."""
+    return _radius_maps(tuple(shape), scale, tuple(radii_mm))
+
+
+@lru_cache(maxsize=4)
+def _radius_maps(shape, scale, radii_mm) -> np.ndarray:
+    height, width = shape
+    ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
+    px_per_mm = scale.at(to_full(xs), to_full(ys))
+    return np.array([to_work(px_per_mm * r) for r in radii_mm], dtype=np.float32)
 
 
 def centre_votes(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
