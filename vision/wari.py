@@ -1,7 +1,7 @@
 """Recognising a Wari position: frame + calibration profile -> seed counts with their uncertainty.
 
-Each pit and store is measured (`vision.wari_measure`), and its seed area turned into a
-probability for every count (`vision.wari_count`). The observation keeps those distributions so
+Each pit and store is measured (`vision.wari_measure`: seed area and seeds spotted one by one),
+and the measurements turned into a probability for every count (`vision.wari_count`). The observation keeps those distributions so
 the tracker can weigh candidate positions (`log_likelihood`) instead of trusting one reading.
 """
 from __future__ import annotations
@@ -100,14 +100,13 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> WariObservation:
     """Read the seed counts of every pit and store from a frame."""
     calibrated = WariProfile.from_json(profile)
     frame = _frame_for(image_bgr, calibrated.geometry)
-    measures = measure_regions(frame, calibrated.geometry, calibrated.colours, calibrated.spotter)
-    if calibrated.spotter:
-        posteriors = [
-            calibrated.counts.posterior(r, measures.seed_pixels[r], measures.spots[r], calibrated.spotter.slip)
-            for r in range(REGION_COUNT)
-        ]
-    else:
-        posteriors = [calibrated.counts.posterior(r, measures.seed_pixels[r]) for r in range(REGION_COUNT)]
+    spotter = calibrated.spotter
+    measures = measure_regions(frame, calibrated.geometry, calibrated.colours, spotter)
+    slip = spotter.slip if spotter else 0.0
+    posteriors = [
+        calibrated.counts.posterior(r, measures.seed_pixels[r], measures.spots[r] if spotter else None, slip)
+        for r in range(REGION_COUNT)
+    ]
     regions = tuple(plausible_counts(p) for p in posteriors)
     # A hand or a shadow brings colours calibration never saw; a region cut off by the frame edge cannot be read.
     seen = (1 - measures.unknown_share[:PIT_COUNT]) * measures.visible_share[:PIT_COUNT]

@@ -1,10 +1,10 @@
-"""From a region's seed pixels to a probability for every seed count.
+"""From a region's seed pixels and spotted seeds to a probability for every seed count.
 
 Seeds lie side by side until the pit floor fills, then pile and hide each other, so the visible
-seed area grows like n at first and levels off near the floor's capacity F (in seeds):
-expected visible seeds = n / (1 + (n / F)^4)^(1/4). The area of one seed in each region, and how
-much the measured area of 4 seeds varies between pits, are learned from the calibration photo;
-F follows from the region's area and the seed area.
+seeds (in area, and spotted one by one) grow like n at first and level off near the floor's
+capacity F (in seeds): expected visible seeds = n / (1 + (n / F)^4)^(1/4). The area of one seed
+in each region, and how much the measured area of 4 seeds varies between pits, are learned from
+the calibration photo; F follows from the region's area and the seed area.
 """
 from __future__ import annotations
 
@@ -35,7 +35,9 @@ _PILE_DECAY = 4.0
 _SPOT_SPREAD = 0.25
 _HIDDEN_SPOT_SPREAD = 0.6
 _SPOT_OUTLIER = 0.003
-_FLOOR_GLARE = 1.5  # seeds' worth of area
+# The lamp's glare on a bare pit floor takes seed-like colours: up to this many seeds' worth
+# of area in an empty pit (0.9 on the bench, more under a warmer lamp).
+_FLOOR_GLARE = 1.5
 _MIN_SPREAD = 0.12  # seeds; even a perfect calibration photo leaves this much pit-to-pit variation
 _SPREAD_MARGIN = 1.3  # 12 pits give a rough spread estimate; widen rather than exclude the truth
 _KEPT_MASS = 0.998
@@ -72,7 +74,7 @@ class CountModel:
         return counts / (1 + (counts / floor) ** _SATURATION_SHARPNESS) ** (1 / _SATURATION_SHARPNESS)
 
     def posterior(
-        self, region: int, seed_pixels: float, spots: float | None = None, spot_slip: float = 0.03
+        self, region: int, seed_pixels: float, spots: float | None = None, spot_slip: float = 0.0
     ) -> np.ndarray:
         """Probability of each count 0..MAX_SEEDS given the region's seed pixels and spotted seeds
         (if counted; `spot_slip` is the chance that a spot count is one off)."""

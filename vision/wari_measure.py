@@ -20,6 +20,8 @@ from vision.wari_seeds import SeedColourModel
 # Pits are measured slightly inside their rim: the rim's highlight and shadow are neither seed nor floor.
 PIT_SHRINK = 0.95
 SPOT_CUES = ("glint", "shape")
+# Share of seed colours around a glint: the glint itself may not be seed-coloured, the lamp's
+# glare on a bare pit floor is smaller than a seed and falls short of it.
 _SEED_COVER = 0.6
 
 
@@ -41,13 +43,10 @@ class SeedSpotter:
         """Label image: one label per spot, 0 elsewhere."""
         if self.cue == "glint":
             lightness = cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)[..., 0], (5, 5), 1.0)
-            seed_patch = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (self.kernel, self.kernel))
-            strength = cv2.morphologyEx(lightness, cv2.MORPH_TOPHAT, seed_patch)
-            # A glint must sit in a patch mostly of seed colours (the glint itself may not be): the
-            # lamp's glare on a bare pit floor is smaller than a seed.
+            patch = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (self.kernel, self.kernel))
+            strength = cv2.morphologyEx(lightness, cv2.MORPH_TOPHAT, patch)
             core = max(3, self.kernel // 2)
             on_seed = cv2.blur(seed_like.astype(np.float32), (core, core)) >= _SEED_COVER
-            patch = seed_patch
         else:
             solid = cv2.morphologyEx(seed_like.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
             strength = cv2.GaussianBlur(cv2.distanceTransform(solid, cv2.DIST_L2, 5), (0, 0), 1.0)
