@@ -101,12 +101,14 @@ class Companion:
         self._draw_overlay = overlay_drawer(self.game)
         self.observations = observations
         self._last_image = None
+        self._frame_at: float | None = None
         self._next_view_at = 0.0
         tracker.subscribe(self._relay)
 
     # Recognition and the live view -------------------------------------------------------------
     def show_frame(self, image) -> None:
         self._last_image = image
+        self._frame_at = time.time()
         now = time.monotonic()
         if self.frames.viewers == 0 or now < self._next_view_at:
             return
@@ -123,8 +125,11 @@ class Companion:
     # Events ------------------------------------------------------------------------------------
     def _relay(self, event: dict) -> None:
         """Called on the tracker's thread: enrich and publish, never block."""
-        kind = event.get("type", "message")
-        self.hub.publish(kind, self.describe(event))
+        data = self.describe(event)
+        # The tracker judges on the thread that reads the camera, so the newest frame is the one
+        # this event is about: its time lets a page (or the benchmark) see the end-to-end delay.
+        data["frame_at"] = self._frame_at
+        self.hub.publish(event.get("type", "message"), data)
 
     def describe(self, event: dict) -> dict:
         """The event as the page needs it: board drawing, move notation, snapshot URLs, turn."""
@@ -138,7 +143,6 @@ class Companion:
         for side in ("snapshot_before", "snapshot_after"):
             if event.get(side):
                 data[side + "_url"] = "/snapshots/" + Path(event[side]).name
-        data["sent_at"] = time.time()
         return data
 
     def drawing(self, position: dict) -> str:
