@@ -41,14 +41,15 @@ class SeedSpotter:
 
     def spots(self, frame: np.ndarray, seed_like: np.ndarray) -> np.ndarray:
         """Label image: one label per spot, 0 elsewhere."""
+        # Speckles of seed colour (glare on a bare floor, wood grain) are not seeds.
+        solid = cv2.morphologyEx(seed_like.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         if self.cue == "glint":
             lightness = cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)[..., 0], (5, 5), 1.0)
             patch = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (self.kernel, self.kernel))
             strength = cv2.morphologyEx(lightness, cv2.MORPH_TOPHAT, patch)
             core = max(3, self.kernel // 2)
-            on_seed = cv2.blur(seed_like.astype(np.float32), (core, core)) >= _SEED_COVER
+            on_seed = cv2.blur(solid.astype(np.float32), (core, core)) >= _SEED_COVER
         else:
-            solid = cv2.morphologyEx(seed_like.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
             strength = cv2.GaussianBlur(cv2.distanceTransform(solid, cv2.DIST_L2, 5), (0, 0), 1.0)
             window = int(0.8 * self.kernel) | 1  # a seed's centre is its own; a neighbour's lies a diameter off
             patch = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (window, window))
