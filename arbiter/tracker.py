@@ -29,13 +29,16 @@ FIT_MARGIN = math.log(FIT_ODDS)
 # "went back"); going further back is a correction the players make explicitly (an override).
 UNDO_DEPTH = 4
 
-# A missed photo is explained by expanding the first moves nearest to the picture, this many:
-# every move of a Wari position (at most 6), and in Varanasi, where moves that do not show in the
-# picture score far lower, the one or two that do with plenty of room.
-TWO_MOVE_BEAM = 6
+# Several moves since the last legal position are searched level by level, expanding only the
+# positions nearest to the picture, this many: every move of a Wari position (at most 6), and in
+# Varanasi, where moves that do not show in the picture score far lower, the few that do.
+MOVES_BEAM = 6
+# At most this many moves are looked for between two judged positions.
+MAX_MOVES_BETWEEN = 4
 
-# Verdict kinds, also the `verdict` key of a transition.
-OPENING, SAME, MOVE, TWO_MOVES, UNDO, ILLEGAL = "start", "same", "move", "two_moves", "undo", "illegal"
+# Verdict kinds, also the `verdict` key of a transition; MOVES is three or more moves.
+OPENING, SAME, MOVE, TWO_MOVES, MOVES, UNDO, ILLEGAL = (
+    "start", "same", "move", "two_moves", "moves", "undo", "illegal")
 
 
 @dataclass(frozen=True)
@@ -90,9 +93,9 @@ class Judge:
         # the first move every new still picture of it is the set-up so far. Photos for `replay`
         # start once set-up is done, so there a change no move explains is flagged from the start.
         self.setup_until_first_move = setup_until_first_move and self.standard_start() is None
-        # The last picture was flagged. Two moves are then no surprise: that picture showed the
-        # first of them (misread, or put right by the players), so they are judged legal.
-        self.after_alert = False
+        # Pictures flagged since the last legal one. Each may have shown one more move (misread, or
+        # put right by the players), so after k of them, up to k + 1 legal moves are judged legal.
+        self.alerts = 0
 
     @property
     def state(self):
@@ -127,7 +130,7 @@ class Judge:
                 return None
             kind, state, moves = max(fitting, key=lambda c: score(c[1]))
             reason = None
-            if kind == TWO_MOVES and not self.after_alert:
+            if len(moves) > self.alerts + 1:
                 played = " then ".join(self.rules.notation(move) for move in moves)
                 reason = f"two moves since the last picture ({played}): a picture was missed or a player moved twice"
             return self._verdict(kind, state, reading, moves, reason)
@@ -135,18 +138,21 @@ class Judge:
         if not self.history:
             return self._open(reading, best_fit)
         current = self.state
-        successors = self._successors(current)
-        verdict = best_fit([(SAME, current, ())] + [(MOVE, state, (move,)) for state, move in successors])
+        successors = self._successors(current, ())
+        verdict = best_fit([(SAME, current, ())] + [(MOVE, state, moves) for state, moves in successors])
         if verdict is not None:
             return verdict
-        # The first move of a missed pair leaves its trace in the picture, so it is among the
-        # successors nearest to it: expanding only those keeps the search small.
-        nearest = sorted(successors, key=lambda successor: -score(successor[0]))[:TWO_MOVE_BEAM]
-        two_moves = [(TWO_MOVES, after, (first, second)) for before, first in nearest
-                     if not self.rules.is_over(before) for after, second in self._successors(before)]
+        # Each earlier move of a sequence leaves its trace in the picture, so the positions on the
+        # way are among those nearest to it: expanding only those keeps the search small.
+        sequences, level = [], successors
+        for length in range(2, max(2, min(self.alerts + 1, MAX_MOVES_BETWEEN)) + 1):
+            nearest = sorted(level, key=lambda candidate: -score(candidate[0]))[:MOVES_BEAM]
+            level = [after for before, moves in nearest if not self.rules.is_over(before)
+                     for after in self._successors(before, moves)]
+            sequences += [(TWO_MOVES if length == 2 else MOVES, state, moves) for state, moves in level]
         earlier = [(UNDO, state, ()) for state in reversed(self.history[-1 - UNDO_DEPTH:-1])]
-        # Two moves come first so that, should both fit equally, play going on wins over a take-back.
-        verdict = best_fit(two_moves + earlier)
+        # Moves come first so that, should both fit equally, play going on wins over a take-back.
+        verdict = best_fit(sequences + earlier)
         if verdict is not None:
             return verdict
         if self.setup_until_first_move and len(self.history) == 1:
@@ -155,11 +161,12 @@ class Judge:
                 return setup
         return Verdict(ILLEGAL, current, reading, reason=self._illegal_reason(current, reading))
 
-    def _successors(self, state) -> list[tuple]:
-        return [(self.rules.apply(state, move), move) for move in self.rules.legal_moves(state)]
+    def _successors(self, state, moves: tuple) -> list[tuple]:
+        """(position, moves so far) after each legal move from `state`, reached by `moves`."""
+        return [(self.rules.apply(state, move), moves + (move,)) for move in self.rules.legal_moves(state)]
 
     def _verdict(self, kind: str, state, reading: dict, moves: tuple, reason: str | None) -> Verdict:
-        changed = kind in (MOVE, TWO_MOVES)
+        changed = kind in (MOVE, TWO_MOVES, MOVES)
         result = self.rules.outcome(state).to_json() if changed and self.rules.is_over(state) else None
         return Verdict(kind, state, reading, moves, reason, result)
 
@@ -200,7 +207,7 @@ class Judge:
     def apply(self, verdict: Verdict) -> None:
         """Take a verdict into account: a legal one's position becomes the current one (an undo
         drops the positions after it); a flagged one leaves the position where it was."""
-        self.after_alert = not verdict.legal
+        self.alerts = 0 if verdict.legal else self.alerts + 1
         if not verdict.legal:
             return
         if verdict.kind == UNDO:
@@ -208,13 +215,13 @@ class Judge:
                 self.history.pop()
         elif verdict.kind == OPENING:
             self.history = [verdict.state]
-        elif verdict.kind in (MOVE, TWO_MOVES):
+        elif verdict.kind in (MOVE, TWO_MOVES, MOVES):
             self.history.append(verdict.state)
 
     def override(self, state) -> None:
         """Players set the position explicitly: it becomes the current one."""
         self.history.append(state)
-        self.after_alert = False
+        self.alerts = 0
 
 
 def replay(profile: dict, rules, image_paths: Iterable[str]) -> Iterator[dict]:
@@ -439,7 +446,7 @@ class Tracker:
             pending = self._pending_illegal
             if pending is None:
                 raise ArbiterError("there is no illegal move to accept")
-            if pending.kind == TWO_MOVES:
+            if pending.kind in (TWO_MOVES, MOVES):
                 state = pending.state
             else:
                 state = self.rules.state_from_json(self.judge.as_next_turn(pending.recognised))

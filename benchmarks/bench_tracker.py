@@ -48,15 +48,14 @@ def bench_session(game: str, folder: Path) -> dict:
     sequence = truth["sequence"]
     paths = [str(folder / item["image"]) for item in sequence]
     correct, false_alarms, wrong = 0, 0, []
+    played = [item["next_move"] for item in sequence[:-1]]
     for index, transition in enumerate(replay(profile, rules, paths)):
-        expected = sequence[index]["next_move"]
+        expected, moves = played[index], transition["moves"]
         if not transition["legal"]:
             false_alarms += 1
             wrong.append(f"{sequence[index + 1]['image']}: false alarm: {transition['reason']}")
-        elif transition["move"] == expected or (transition["moves"][-1:] == [expected] and index
-                                                and transition["moves"][0] == sequence[index - 1]["next_move"]):
-            # A legal two-move transition follows a false alarm (already counted as such) and
-            # infers this photo's move as its second.
+        elif moves and moves == played[:index + 1][-len(moves):]:
+            # Several legal moves follow false alarms (counted as such) and end with this photo's move.
             correct += 1
         else:
             wrong.append(f"{sequence[index + 1]['image']}: inferred {transition['moves']} for {expected}")

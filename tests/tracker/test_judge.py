@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from arbiter.tracker import ILLEGAL, MOVE, OPENING, SAME, TWO_MOVES, UNDO, Judge
+from arbiter.tracker import ILLEGAL, MOVE, MOVES, OPENING, SAME, TWO_MOVES, UNDO, Judge
 from engines import load_rules
 from engines.varanasi import random_setup
 from tests.tracker.fakes import FakeObservation
@@ -95,6 +95,17 @@ def test_a_missed_wari_photo_is_explained_by_two_moves(seed):
         judge.apply(judge.judge(seen(state)))
     verdict = judge.judge(seen(states[10]))
     assert verdict.kind == TWO_MOVES and verdict.state == states[10]
+
+
+def test_after_two_misread_pictures_three_moves_are_legal(varanasi):
+    states = random_game(varanasi, 6, plies=3)
+    judge = started(varanasi, states[0])
+    for _ in range(2):
+        judge.apply(judge.judge(FakeObservation({"game": "varanasi", "stacks": [["4white"]]})))
+    verdict = judge.judge(seen(states[3]))
+    assert verdict.kind == MOVES and verdict.legal and len(verdict.moves) == 3
+    judge.apply(verdict)
+    assert judge.state == states[3] and judge.alerts == 0
 
 
 def test_the_table_going_back_is_an_undo(varanasi):
