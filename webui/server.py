@@ -26,6 +26,9 @@ DEMO_GAME = "wari-demo.json"
 # Frames each position of the demo stays still (at the simulated camera's 10 fps): long enough to
 # watch a move land, short enough that the whole game plays in about a minute.
 DEMO_STILL_FRAMES = 25
+# The demo table: coloured glass beads under one lamp (the synthetic renderer's session).
+DEMO_STYLE = "glass"
+DEMO_SESSION = 2
 DEMO_SEED = 3
 
 
@@ -149,14 +152,15 @@ def demo_positions(game: dict) -> tuple[object, list[dict]]:
 
 def build_demo(db_path: str | Path, still_frames: int = DEMO_STILL_FRAMES, realtime: bool = True) -> Companion:
     """The demo's companion: a simulated camera shows the bundled game to the real chain."""
-    from arbiter.run import render_position
     from arbiter.store import Store
     from calibration.wari import calibrate
     from device.cameras import SimulatedCamera
+    from device.synthetic_wari import render_board
 
     game = load_demo_game()
     rules, positions = demo_positions(game)
-    pictures = [render_position(position, {}, DEMO_SEED) for position in positions]
+    pictures = [render_board(p["pits"], p["stores"], seed=DEMO_SEED, style=DEMO_STYLE, session=DEMO_SESSION)
+                for p in positions]
     # Calibrate like a newcomer would: from the camera's own picture of the start position.
     profile = calibrate(pictures[0])
     camera = SimulatedCamera(pictures, still_frames=still_frames, seed=DEMO_SEED, realtime=realtime,
