@@ -280,6 +280,12 @@ class Store:
                           "WHERE m.game=? AND g.finished_at IS NULL ORDER BY g.id DESC LIMIT 1", (game,))
         return rows[0][0] if rows else None
 
+    def unfinished_match(self, game: str) -> int | None:
+        """The most recent match of this kind not yet finished (its next game may not exist yet)."""
+        rows = self._read("SELECT id FROM matches WHERE game=? AND finished_at IS NULL ORDER BY id DESC LIMIT 1",
+                          (game,))
+        return rows[0][0] if rows else None
+
     # The move log ------------------------------------------------------------------------------
     def log(self, game_id: int, verdict: str, state: dict, *, move=None, reason: str | None = None,
             recognised: dict | None = None, snapshots: tuple | None = None) -> MoveRecord:

@@ -299,6 +299,8 @@ class Tracker:
         self._board_seen_at: float | None = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
+        if store.game(game_id)["finished_at"] is None:
+            self._finish_if_over()  # the process stopped between a game's last move and its result
 
     # Subscribers ------------------------------------------------------------------------------
     def subscribe(self, callback: Callable[[dict], None]) -> Callable[[], None]:
@@ -511,9 +513,16 @@ class Tracker:
 
 
 def open_game(store, rules, player_ids=(), tournament_id: int | None = None) -> int:
-    """The game a run continues: the unfinished game of this rules object, else a new match."""
-    game_id = store.unfinished_game(rules.game)
-    if game_id is not None and store.match(store.game(game_id)["match_id"])["rules"] == rules.to_json():
-        return game_id
-    match_id = store.new_match(rules.to_json(), player_ids, tournament_id)
-    return store.new_game(match_id)
+    """The game a run continues, so that a restart resumes where the table stood.
+
+    The latest unfinished match of the same rules (and players, when given) goes on: its
+    unfinished game, or its next game if the last one has ended. Otherwise a new match begins.
+    """
+    match_id = store.unfinished_match(rules.game)
+    if match_id is not None:
+        match = store.match(match_id)
+        seated = [p["id"] for p in match["players"]]
+        if match["rules"] == rules.to_json() and (not player_ids or seated == list(player_ids)):
+            unfinished = [g["id"] for g in store.games(match_id) if g["finished_at"] is None]
+            return unfinished[-1] if unfinished else store.new_game(match_id)
+    return store.new_game(store.new_match(rules.to_json(), player_ids, tournament_id))

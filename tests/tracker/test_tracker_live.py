@@ -238,3 +238,39 @@ def test_a_full_disk_stops_the_tracker_with_a_clear_message_and_keeps_what_was_s
     tracker.store._db = tracker.store._db.connection
     assert tracker.store.game_history(tracker.game_id) == [s.to_json() for s in states[:2]]
     assert of_type(events, "transition")[-1]["state"] == states[1].to_json()
+
+
+def test_a_restart_after_a_finished_set_continues_the_same_match(tmp_path):
+    start = {"game": "varanasi", "stacks": [["4red"], ["3blue", "1red"]]}
+    readings = [start, {"game": "varanasi", "stacks": [["3blue"]]}, {"game": "varanasi", "stacks": []}]
+    first, _ = make_tracker(tmp_path, readings)
+    show(first, [0, 1, 2])
+    finished = first.store.game(first.game_id)
+    assert finished["result"]["winner"] == 1
+    first.store.close()
+    second, _ = make_tracker(tmp_path, readings)
+    assert second.game_id != first.game_id
+    assert second.store.game(second.game_id)["match_id"] == finished["match_id"]
+
+
+def test_a_game_whose_result_was_not_saved_is_finished_on_restart(tmp_path):
+    store = Store(tmp_path / "t.sqlite3")
+    game_id = open_game(store, RULES)
+    store.log(game_id, "start", {"game": "varanasi", "stacks": [["4red"]], "to_move": 0})
+    store.log(game_id, "move", RULES.apply(RULES.state_from_json({"game": "varanasi", "stacks": [["4red"]]}),
+                                           RULES.move_from_json({"take": "red"})).to_json())
+    # The process died here, before the result was written.
+    Tracker(RULES, PROFILE, store, game_id, recognize=ScriptedRecogniser([]))
+    assert store.game(game_id)["result"] == {"over": True, "winner": 0, "scores": {"0": 1, "1": 0}}
+
+
+def test_other_players_or_rules_begin_a_new_match(tmp_path):
+    store = Store(tmp_path / "t.sqlite3")
+    ann, bob, cy = (store.add_player(name) for name in ("Ann", "Bob", "Cy"))
+    game = open_game(store, RULES, [ann, bob])
+    assert open_game(store, RULES, [ann, bob]) == game
+    assert open_game(store, RULES) == game  # no players named: the table's current match
+    other_players = open_game(store, RULES, [ann, cy])
+    wiki = open_game(store, load_rules({"game": "varanasi", "relocation": "wiki"}))
+    matches = {store.game(g)["match_id"] for g in (game, other_players, wiki)}
+    assert len(matches) == 3
