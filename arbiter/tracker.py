@@ -254,6 +254,8 @@ MIN_CONFIDENCE = 0.2
 
 # A profile that finds no board for this long does not match the camera.
 NO_BOARD_TIMEOUT_S = 60.0
+# While a still table shows no board, it is looked at again this often.
+NO_BOARD_RETRY_S = 1.0
 
 
 class ProfileMismatch(ArbiterError):
@@ -297,6 +299,7 @@ class Tracker:
         self._last_stable: _Stable | None = None
         self._pending_illegal: Verdict | None = None
         self._board_seen_at: float | None = None
+        self._retry_at: float | None = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         if store.game(game_id)["finished_at"] is None:
@@ -346,10 +349,11 @@ class Tracker:
         if self._board_seen_at is None:
             self._board_seen_at = now
         gate = self.gate.update(frame, now)
-        if not gate.settled:
-            self._set_status(gate.status)
-            if gate.status == STABLE:
-                self._board_seen_at = now
+        waiting_for_board = gate.status == STABLE and self._retry_at is not None
+        if not gate.settled and not (waiting_for_board and now >= self._retry_at):
+            if not waiting_for_board:
+                self._retry_at = None
+                self._set_status(gate.status)
             return
         observation = self._recognize(frame, self.profile)
         if observation.confidence < MIN_CONFIDENCE:
@@ -358,9 +362,10 @@ class Tracker:
                 raise ProfileMismatch(
                     f"no board found for {self._no_board_timeout:.0f} s: the calibration profile does not "
                     "match this camera (recalibrate, or check the camera points at the table)")
-            # Try again on the next frame rather than waiting for the next settling.
-            self.gate.unsettle()
+            # A still table shows no board: look again now and then, not on every frame.
+            self._retry_at = now + NO_BOARD_RETRY_S
             return
+        self._retry_at = None
         self._board_seen_at = now
         self._set_status(STABLE)
         with self._lock:

@@ -98,7 +98,3 @@ class MotionGate:
         self._settled = True
         self._reference = grey
         return GateReading(STABLE, settled=True, motion=motion)
-
-    def unsettle(self) -> None:
-        """Ask for the next still frame to be read again (the last one showed no board)."""
-        self._settled = False

@@ -153,11 +153,13 @@ def test_the_end_of_a_set_is_scored_and_a_cleared_table_starts_the_next(tmp_path
 
 
 def test_no_board_for_too_long_means_the_profile_does_not_match(tmp_path):
-    tracker, events = make_tracker(tmp_path, [{"game": "varanasi", "stacks": [["4red"]]}], no_board_timeout=3.0)
+    recogniser = ScriptedRecogniser([{"game": "varanasi", "stacks": [["4red"]]}])
+    tracker, events = make_tracker(tmp_path, [], recognize=recogniser, no_board_timeout=3.0)
     dark = np.zeros_like(position_frame(0))
     with pytest.raises(ProfileMismatch, match="no board found for 3 s"):
-        tracker.run(SimulatedCamera([dark] * 1, still_frames=60))
+        tracker.run(SimulatedCamera([dark], still_frames=60))
     assert of_type(events, "status")[-1]["status"] == "no_board"
+    assert recogniser.calls == 4  # settled at 0.7 s, then once a second: 1.7, 2.7, 3.7 s
 
 
 class FlakyCamera:
