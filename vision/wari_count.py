@@ -31,17 +31,16 @@ _NOISE_DOF = 6.0
 # distribution from spreading over every count the saturated area cannot tell apart.
 _COMMON_PILE = 8
 _PILE_DECAY = 4.0
-# Spot counts: exact for seeds side by side; each hidden seed makes the count less certain.
-_SPOT_SPREAD = 0.25
-_HIDDEN_SPOT_SPREAD = 0.6
+# A spot count off by more than hiding and one slip explain: a hand's edge, a seed mid-roll.
 _SPOT_OUTLIER = 0.003
+_LOG_FACTORIAL = np.cumsum(np.log(np.maximum(np.arange(MAX_SEEDS + 1), 1)))
 # The lamp's glare on a bare pit floor takes seed-like colours: up to this many seeds' worth
 # of area in an empty pit (0.9 on the bench, more under a warmer lamp).
 _FLOOR_GLARE = 1.5
 _MIN_SPREAD = 0.12  # seeds; even a perfect calibration photo leaves this much pit-to-pit variation
 _SPREAD_MARGIN = 1.3  # 12 pits give a rough spread estimate; widen rather than exclude the truth
-_KEPT_MASS = 0.998
-_MIN_SHOWN = 0.001
+_KEPT_MASS = 0.997
+_MIN_SHOWN = 0.003
 
 
 @dataclass(frozen=True)
@@ -103,16 +102,17 @@ class CountModel:
         return np.log((weights * density).sum(axis=0))
 
     def _spot_log_likelihood(self, region: int, counts: np.ndarray, spots: float, slip: float) -> np.ndarray:
-        """Spots show every seed lying side by side and fewer once seeds hide each other; now and
-        then one is missed or doubled."""
-        shown, packing = self._visible_with_packing_doubt(region, counts)
-        sigma = np.hypot(_SPOT_SPREAD + _HIDDEN_SPOT_SPREAD * (counts - shown), packing)
+        """Spots show every seed but the hidden ones, now and then one too few or too many.
 
-        def density(centre):
-            return np.exp(-0.5 * ((spots - centre) / sigma) ** 2) / sigma
-
-        near_miss = slip / 2 * (density(shown - 1) + density(shown + 1))
-        return np.log((1 - slip) * density(shown) + near_miss + _SPOT_OUTLIER)
+        Hidden seeds follow a Poisson law whose mean is what the floor's capacity leaves hidden if
+        the seeds pack on the tight side: piles are lumpy, and hiding only ever lowers the count.
+        """
+        hidden_mean = counts - self.expected_visible(region, counts, 1 / _FILL_UNCERTAINTY)
+        hidden = np.arange(MAX_SEEDS + 1)[:, None]
+        log_hidden = hidden * np.log(np.maximum(hidden_mean, 1e-9)) - hidden_mean - _LOG_FACTORIAL[:, None]
+        shown = counts[None, :] - hidden
+        match = np.where(shown == spots, 1 - slip, 0.0) + np.where(np.abs(shown - spots) == 1, slip / 2, 0.0)
+        return np.log((np.exp(log_hidden) * match).sum(axis=0) + _SPOT_OUTLIER)
 
     def _visible_with_packing_doubt(self, region: int, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Expected visible seeds, and how far that moves if the seeds pack looser or tighter than
