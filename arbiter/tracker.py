@@ -79,10 +79,6 @@ class Verdict:
         return transition
 
 
-def reading_of(observation) -> dict:
-    return observation.to_json()["state"]
-
-
 class Judge:
     """Engine-guided judging of successive observations of one game."""
 
@@ -113,7 +109,7 @@ class Judge:
             return None
 
     def judge(self, observation) -> Verdict:
-        reading = reading_of(observation)
+        reading = observation.to_json()["state"]
         scores: dict = {}
 
         def score(state) -> float:
