@@ -109,6 +109,7 @@ class Judge:
             return None
 
     def judge(self, observation) -> Verdict:
+        """The verdict on one stable picture; the judge's position changes only through `apply`."""
         reading = observation.to_json()["state"]
         scores: dict = {}
 
@@ -191,14 +192,11 @@ class Judge:
         legal move (or no position yet) the reading keeps the engine's default.
         """
         current = self.state
-        if current is None:
+        moves = self.rules.legal_moves(current) if current is not None else []
+        if not moves:
             return reading
-        for move in self.rules.legal_moves(current):
-            mover = self.rules.apply(current, move).to_json().get("to_move")
-            if mover is not None:
-                return {**reading, "to_move": mover}
-            break
-        return reading
+        mover = self.rules.apply(current, moves[0]).to_json().get("to_move")
+        return reading if mover is None else {**reading, "to_move": mover}
 
     def apply(self, verdict: Verdict) -> None:
         """Take a verdict into account: a legal one's position becomes the current one (an undo
