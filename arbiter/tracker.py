@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator
 
 from arbiter.store import now_iso
+from engines.base import Outcome
 from engines.errors import ArbiterError
 from vision.motion import MOVING, STABLE, MotionGate
 
@@ -418,10 +419,20 @@ class Tracker:
         self.store.log(self.game_id, "over", state.to_json())
         self.store.finish_game(self.game_id, result)
         self._publish({"type": "over", "game_id": self.game_id, "result": result})
+        match_id = self.store.game(self.game_id)["match_id"]
+        standing = match_standing(self.rules, [g["result"] for g in self.store.games(match_id) if g["result"]])
+        if standing is not None:
+            if standing["over"]:
+                self.store.finish_match(match_id, standing)
+            self._publish({"type": "match", "match_id": match_id, "standing": standing})
 
     def _next_game(self) -> None:
-        match_id = self.store.game(self.game_id)["match_id"]
-        self.game_id = self.store.new_game(match_id)
+        match = self.store.match(self.store.game(self.game_id)["match_id"])
+        if match["finished_at"] is None:
+            self.game_id = self.store.new_game(match["id"])
+        else:
+            self.game_id = open_game(self.store, self.rules, [p["id"] for p in match["players"]],
+                                     match["tournament_id"])
         self.judge = Judge(self.rules, setup_until_first_move=True)
         self._last_stable = None
         self._publish({"type": "game", "game_id": self.game_id})
@@ -509,6 +520,25 @@ class Tracker:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout)
+
+
+def match_standing(rules, results: list[dict]) -> dict | None:
+    """The match score after its finished games, where the rules say how long a match is.
+
+    Varanasi rules carry the match length ("target" points or a number of "sets"), scored by
+    `engines.varanasi_match`. A Wari or Nanku series length is the organiser's choice, not a rule,
+    so their matches end when the tournament ends them (`Store.finish_match`). A set whose winner
+    the engine cannot name (the table was set by hand to empty) scores nothing.
+    """
+    if rules.game != "varanasi":
+        return None
+    from engines.varanasi_match import VaranasiMatch
+
+    match = VaranasiMatch(rules)
+    for result in results:
+        if result["winner"] is not None:
+            match = match.record_set(Outcome(result["over"], result["winner"], result["scores"]))
+    return match.to_json()
 
 
 def open_game(store, rules, player_ids=(), tournament_id: int | None = None) -> int:

@@ -276,3 +276,20 @@ def test_other_players_or_rules_begin_a_new_match(tmp_path):
     wiki = open_game(store, load_rules({"game": "varanasi", "relocation": "wiki"}))
     matches = {store.game(g)["match_id"] for g in (game, other_players, wiki)}
     assert len(matches) == 3
+
+
+def test_a_match_ends_when_the_engine_says_so_and_the_next_set_begins_a_new_one(tmp_path):
+    rules = load_rules({"game": "varanasi", "sets": 1})
+    store = Store(tmp_path / "t.sqlite3")
+    start = {"game": "varanasi", "stacks": [["4red"], ["3blue", "1red"]]}
+    readings = [start, {"game": "varanasi", "stacks": [["3blue"]]}, {"game": "varanasi", "stacks": []},
+                {"game": "varanasi", "stacks": [["4green"]]}]
+    tracker = Tracker(rules, PROFILE, store, open_game(store, rules), recognize=ScriptedRecogniser(readings))
+    events = []
+    tracker.subscribe(events.append)
+    first_match = store.game(tracker.game_id)["match_id"]
+    show(tracker, [0, 1, 2, 3])
+    (standing,) = [e["standing"] for e in of_type(events, "match")]
+    assert standing["over"] and standing["winners"] == [1] and standing["standings"] == {"0": 0, "1": 1}
+    assert store.match(first_match)["result"] == standing
+    assert store.game(tracker.game_id)["match_id"] != first_match
