@@ -92,9 +92,10 @@ class CountModel:
         placement = _SPREAD_MARGIN * self.spread * np.sqrt(side_by_side / 4)
         expected, packing = self._visible_with_packing_doubt(region, counts)
         sigma = np.hypot(placement, packing)
-        # The lamp's glare on a bare pit floor can pass for up to _FLOOR_GLARE seeds, the more the
-        # more floor shows. Most pits show none: half the weight on no glare, the rest spread evenly.
-        bare_floor = np.clip(1 - expected / self.capacity[region], 0, 1)
+        # The lamp's glare on a bare pit floor can pass for up to _FLOOR_GLARE seeds. Seeds gather
+        # at the bowl's bottom where the glare usually is, so a few already hide most of it.
+        # Most pits show none: half the weight on no glare, the rest spread evenly.
+        bare_floor = np.clip(1 - expected / self.capacity[region], 0, 1) ** 3
         glare = np.linspace(0, 1, 6)[:, None] * _FLOOR_GLARE * bare_floor
         weights = np.array([0.5, 0.1, 0.1, 0.1, 0.1, 0.1])[:, None]
         z = (visible - expected - glare) / sigma
@@ -105,9 +106,10 @@ class CountModel:
         """Spots show every seed but the hidden ones, now and then one too few or too many.
 
         Hidden seeds follow a Poisson law whose mean is what the floor's capacity leaves hidden if
-        the seeds pack on the tight side: piles are lumpy, and hiding only ever lowers the count.
+        the seeds pack somewhat tighter than assumed (halfway to the packing doubt): piles are
+        lumpy, and hiding only ever lowers the count.
         """
-        hidden_mean = counts - self.expected_visible(region, counts, 1 / _FILL_UNCERTAINTY)
+        hidden_mean = counts - self.expected_visible(region, counts, _FILL_UNCERTAINTY**-0.5)
         hidden = np.arange(MAX_SEEDS + 1)[:, None]
         log_hidden = hidden * np.log(np.maximum(hidden_mean, 1e-9)) - hidden_mean - _LOG_FACTORIAL[:, None]
         shown = counts[None, :] - hidden
