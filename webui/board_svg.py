@@ -85,7 +85,7 @@ def wari_svg(state: dict) -> str:
             f'<title>{"South" if south else "North"} {letter}: {count}</title>'
             f'<circle cx="{cx}" cy="{cy}" r="46"/>'
             f'<text class="count" x="{cx}" y="{cy + 15}">{int(count)}</text>'
-            f'<text class="label" x="{cx}" y="{cy + (82 if south else -62)}">{letter}</text></g>')
+            f'<text class="label" x="{cx}" y="{332 if south else 26}">{letter}</text></g>')
     for side, (label, cx) in enumerate((("South", 760), ("North", 40))):
         parts.append(f'<g class="store"><title>{label} store</title>'
                      f'<text class="count" x="{cx}" y="188">{int(stores[side])}</text></g>')

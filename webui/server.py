@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
 import tempfile
 import threading
 from dataclasses import dataclass
@@ -85,9 +86,12 @@ def start_serving(companion: Companion, host: str, port: int, pin: str | None,
 
 
 def serve_until_interrupted(running: Running, what: str) -> int:
+    """Serve until Ctrl-C or SIGTERM (a service manager stopping it), then close everything."""
+    stopped = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stopped.set())
     print(f"Arbiter {what} at {running.url}/  (Ctrl-C stops)", flush=True)
     try:
-        threading.Event().wait()
+        stopped.wait()
     except KeyboardInterrupt:
         pass
     finally:

@@ -45,7 +45,7 @@ def test_drawing_refuses_bad_positions_with_a_reason():
 def test_line_chart_draws_one_line_per_player_ending_at_their_total():
     svg = line_chart([{"Ama": 3, "Kofi": 0}, {"Ama": 3, "Kofi": 7}], "games", "Match score")
     assert svg.count("<polyline") == 2
-    assert ">Ama 3</text>" in svg and ">Kofi 7</text>" in svg
+    assert ">■ Ama 3</text>" in svg and ">■ Kofi 7</text>" in svg
     assert "No scores yet" in line_chart([], "games", "Match score")
 
 
