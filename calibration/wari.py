@@ -117,8 +117,9 @@ def _heavy_cluster_centres(labels: np.ndarray, areas: np.ndarray, points: np.nda
     if len(heavy) < PIT_COUNT:
         return None
     typical = np.median(cluster_area[heavy])
-    # Twelve clusters of similar weight (seeds that blend into the wood make some pits lighter).
-    if cluster_area[heavy].min() < 0.35 * typical or cluster_area[heavy].max() > 3 * typical:
+    # None of the twelve much lighter than the rest (a pit split in two); heavier ones happen when
+    # a lit rim joins a pit's seeds, and merged pits fail the grid below.
+    if cluster_area[heavy].min() < 0.35 * typical:
         return None
     centres = np.array([
         np.average(points[inverse == k], axis=0, weights=areas[inverse == k]) for k in heavy
@@ -256,8 +257,8 @@ def _learn_spotter(frame: np.ndarray, geometry: BoardGeometry, colours: SeedColo
     """The seed spotter under which most pits show their 4 seeds: (spotter or None, cue, pits agreeing).
 
     Each cue is tried over a range of thresholds; the cue with the most pits showing exactly 4
-    spots wins (glints on a tie: they also see seeds that touch lengthwise), at the middle of its
-    best range of thresholds, as far as possible from both missing seeds and counting wood grain.
+    spots wins, at the middle of its best range of thresholds, as far as possible from both
+    missing seeds and counting wood grain.
     No cue agreeing in 10 pits means counting by area alone (matte, oddly shaped seeds); pits
     agreeing on another number mean the photo is not of the start position.
     """
@@ -274,7 +275,8 @@ def _learn_spotter(frame: np.ndarray, geometry: BoardGeometry, colours: SeedColo
         for cue, thresholds in trials.items()
     }
     agreement = {cue: (spots == START_SEEDS_PER_PIT).sum(axis=1) for cue, spots in found.items()}
-    cue = max(SPOT_CUES, key=lambda c: (agreement[c].max(), c == "glint"))
+    # On a tie, the cue that agrees over the wider share of its thresholds is the sturdier one.
+    cue = max(SPOT_CUES, key=lambda c: (agreement[c].max(), np.mean(agreement[c] == agreement[c].max())))
     best = int(agreement[cue].max())
     others = {
         n: max(int((spots == n).sum(axis=1).max()) for spots in found.values())
