@@ -53,7 +53,8 @@ def calibrate(image_bgr: np.ndarray, pieceset_json) -> dict:
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or image_bgr.size == 0:
         raise ArbiterError("calibration image must be a colour image")
     height, width = image_bgr.shape[:2]
-    circles = _detect_circles(image_bgr)
+    edges = edge_field(image_bgr, full_resolution_threshold(image_bgr))
+    circles = _one_circle_per_disc(_detect_circles(image_bgr))
     sizes_of, scale = _assign_sizes(circles, pieces)
     lab = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
     disc_ids = sorted(sizes_of)
@@ -72,7 +73,6 @@ def calibrate(image_bgr: np.ndarray, pieceset_json) -> dict:
             f"not found: {', '.join(missing)} (lay every disc flat, apart, fully in view)"
         )
 
-    edges = edge_field(image_bgr, full_resolution_threshold(image_bgr))
     work_edges = edge_field(reduce(image_bgr))
     votes = centre_votes(work_edges, radius_maps(work_edges.shape, scale, pieces.radii_mm))
     colours = {}
@@ -147,6 +147,15 @@ def _detect_circles(image_bgr: np.ndarray) -> np.ndarray:
         maxRadius=int(short_side * 0.15),
     )
     return np.zeros((0, 3)) if found is None else found[0].astype(float)
+
+
+def _one_circle_per_disc(circles: np.ndarray) -> np.ndarray:
+    """Hough may ring a disc twice (its top face and its side): keep the first, best-voted one."""
+    kept: list[np.ndarray] = []
+    for circle in circles:
+        if all(np.hypot(*(circle[:2] - k[:2])) > 0.5 * min(circle[2], k[2]) for k in kept):
+            kept.append(circle)
+    return np.array(kept).reshape(-1, 3)
 
 
 def _assign_sizes(circles: np.ndarray, pieces: PieceSet) -> tuple[dict[int, int], ScaleField]:

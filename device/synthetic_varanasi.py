@@ -48,11 +48,12 @@ def _split(code: str) -> tuple[int, str]:
 
 
 def layout_table(stacks: list[list[str]], pieceset: dict, seed: int = 0, centres_px=None,
-                 max_offset_mm: float = 2.5) -> list[list[PlacedDisc]]:
+                 max_offset_mm: float = 2.5, offsets_mm=None) -> list[list[PlacedDisc]]:
     """Where each disc of each tower shows (bottom first), towers apart from each other.
 
     `centres_px` fixes the bottom centres (e.g. a tower at the image edge); otherwise they are
-    drawn at random on the board. Each disc sits up to `max_offset_mm` off the one below.
+    drawn at random on the board. Each disc sits up to `max_offset_mm` off the one below, or
+    exactly `offsets_mm[tower][level - 1]` (dx, dy) when given.
     """
     rng = np.random.default_rng(seed)
     radii_mm, _, thickness = _pieces(pieceset)
@@ -72,7 +73,10 @@ def layout_table(stacks: list[list[str]], pieceset: dict, seed: int = 0, centres
             if level:
                 angle = rng.uniform(0, 2 * np.pi)
                 shift = rng.uniform(0, max_offset_mm) * PX_PER_MM
-                centre = centre + shift * np.array([np.cos(angle), np.sin(angle)])
+                step = shift * np.array([np.cos(angle), np.sin(angle)])
+                if offsets_mm is not None:
+                    step = np.array(offsets_mm[index][level - 1], dtype=float) * PX_PER_MM
+                centre = centre + step
             growth = 1.0 / (1.0 - level * thickness / CAMERA_HEIGHT_MM)
             discs.append(PlacedDisc(code, size, colour, level, (float(centre[0]), float(centre[1])),
                                     radii_mm[size] * PX_PER_MM * growth))
@@ -94,20 +98,23 @@ def _free_spot(rng, radius, placed, width, height) -> np.ndarray:
 
 
 def render_table(stacks_json, pieceset: dict, seed: int = 0, *, session: int = 0, centres_px=None,
-                 tilt_deg: float = 0.0, glare: bool = False, glare_at=None, noise: float = 3.0,
-                 lamp=None, max_offset_mm: float = 2.5) -> np.ndarray:
+                 tilt_deg: float = 0.0, glare: bool = False, glare_at=None, glare_strength: float = 110.0,
+                 noise: float = 3.0,
+                 lamp=None, max_offset_mm: float = 2.5, offsets_mm=None, board_mm=BOARD_MM) -> np.ndarray:
     """A 1280x960 BGR frame of the towers in `stacks_json` (a contract state or its stack list).
 
     `seed` places the towers and draws the noise; `session` picks the board, table and lamp,
     which stay the same through a session (as the calibration photo's). `lamp` overrides the
-    lamp's BGR gains; `tilt_deg` tilts the camera about the horizontal axis; `glare` adds a
-    bright spot (at `glare_at`, default random).
+    lamp's BGR gains; `offsets_mm` places each disc on the one below (see `layout_table`);
+    `board_mm` is the board's size (one bigger than the view puts the table out of sight);
+    `tilt_deg` tilts the camera about the horizontal axis; `glare` adds a
+    bright spot (at `glare_at`, default random, `glare_strength` grey levels at its centre).
     """
     stacks = stacks_json["stacks"] if isinstance(stacks_json, dict) else stacks_json
     rng = np.random.default_rng(seed)
     setting = np.random.default_rng([session, 7919])
-    towers = layout_table(stacks, pieceset, seed, centres_px, max_offset_mm)
-    image = _scene(setting)
+    towers = layout_table(stacks, pieceset, seed, centres_px, max_offset_mm, offsets_mm)
+    image = _scene(setting, board_mm)
     _, colours, _ = _pieces(pieceset)
     for tower in towers:
         _draw_shadow(image, tower[0], lift=len(tower), strength=0.45)
@@ -117,7 +124,7 @@ def render_table(stacks_json, pieceset: dict, seed: int = 0, *, session: int = 0
                 _draw_shadow(image, disc, lift=1, strength=0.35)
             _draw_disc(image, disc, colours[disc.colour], rng)
     gains = lamp if lamp is not None else setting.uniform(0.85, 1.1, 3)
-    return _camera(image, rng, tilt_deg, glare, glare_at, noise, gains)
+    return _camera(image, rng, tilt_deg, glare and glare_strength, glare_at, noise, gains)
 
 
 def render_calibration(pieceset: dict, seed: int = 0, *, session: int = 0, tilt_deg: float = 0.0,
@@ -145,14 +152,14 @@ def render_calibration(pieceset: dict, seed: int = 0, *, session: int = 0, tilt_
                         noise=noise, lamp=lamp)
 
 
-def _scene(rng) -> np.ndarray:
+def _scene(rng, board_mm) -> np.ndarray:
     width, height = FRAME_SIZE
     table = np.array(TABLES_BGR[rng.integers(len(TABLES_BGR))], dtype=np.float32)
     image = np.empty((height, width, 3), np.float32)
     image[:] = table
     grain = cv2.GaussianBlur(rng.normal(0, 6, (height, width)).astype(np.float32), (0, 0), 3)
     image += grain[..., None]
-    board_w, board_h = (b * PX_PER_MM for b in BOARD_MM)
+    board_w, board_h = (b * PX_PER_MM for b in board_mm)
     x0, y0 = int(width / 2 - board_w / 2), int(height / 2 - board_h / 2)
     x1, y1 = int(width / 2 + board_w / 2), int(height / 2 + board_h / 2)
     board = BOARDS_BGR[rng.integers(len(BOARDS_BGR))]
@@ -215,7 +222,7 @@ def _fixed(point) -> tuple[int, int]:
     return int(round(point[0] * 16)), int(round(point[1] * 16))
 
 
-def _camera(image: np.ndarray, rng, tilt_deg: float, glare: bool, glare_at, noise: float, gains) -> np.ndarray:
+def _camera(image: np.ndarray, rng, tilt_deg: float, glare: float, glare_at, noise: float, gains) -> np.ndarray:
     """Lamp cast, vignetting, glare, tilt, blur and sensor noise."""
     height, width = image.shape[:2]
     image *= np.asarray(gains, dtype=np.float32)
@@ -225,7 +232,7 @@ def _camera(image: np.ndarray, rng, tilt_deg: float, glare: bool, glare_at, nois
     if glare:
         gx, gy = glare_at if glare_at is not None else (rng.uniform(0.3, 0.7) * width, rng.uniform(0.3, 0.7) * height)
         spot = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * 40.0 ** 2))
-        image += (150.0 * spot)[..., None]
+        image += (glare * spot)[..., None]
     if tilt_deg:
         image = _tilt(image, tilt_deg)
     image = cv2.GaussianBlur(image, (0, 0), 0.7)

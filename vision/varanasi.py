@@ -323,17 +323,21 @@ def _read_tower(image_bgr, work_lab, frame: _Frame, seed_full, threshold: float)
         level = sum(1 for s in slots if s[3] >= 0.5)
         radius = radii[size] * _growth(level, pieces)
         if size in chain:
-            centre, presence = chain[size]
+            centre, presence, _ = chain[size]
             slots.append((size, centre, radius, presence))
             continue
-        known = [(c[0], c[1], radii[s] * _growth(level, pieces)) for s, (c, _) in chain.items()]
+        known = [(c[0], c[1], radii[s] * _growth(level, pieces)) for s, (c, *_) in chain.items()]
         known += [(c[0], c[1], r) for _, c, r, p in slots if p >= 0.5 and (c[0], c[1], r) not in known]
         below = [c for s, c, _, p in slots if p >= 0.5]
+        below_colour = next((chain[s][2] for s in sorted(chain) if s > size), None) if below else None
         above = [chain[s][0] for s in sorted(chain, reverse=True) if s < size]
         reference = below[-1] if below else (above[0] if above else seed)
-        centre, coverage = best_circle(
-            edges, reference, radius, step if below or above else reach, known, gap, EDGE_STRICTNESS
-        )
+        search = (edges, reference, radius, step if below or above else reach, known, gap, EDGE_STRICTNESS)
+        centre, coverage = best_circle(*search)
+        if below and _ring_colour(labels, len(frame.colours.names), centre, radius) == below_colour:
+            # On a disc of its own colour only the thin dark line of its side shows; shadows
+            # and face texture of that colour would pass for edges.
+            centre, coverage = best_circle(*search[:-1], 1.0, valley=True)
         presence = _edge_presence(coverage, frame, alone=not chain and not below)
         if presence >= DOUBTFUL or any(p >= 0.5 for *_, p in slots):
             slots.append((size, centre, radius, presence))
@@ -398,6 +402,10 @@ def _colour_chain(labels, edges, frame: _Frame, seed, radii: dict, reach: float)
         if mask is None:
             break
         distance = cv2.distanceTransform(_fill_holes(mask), cv2.DIST_L2, 5)
+        # Only a disc centred near the reference belongs to this tower: shadows can join the
+        # footprint to a neighbouring tower's.
+        zone = reach if below is None else spacing * 4
+        distance[(xx - reference[0]) ** 2 + (yy - reference[1]) ** 2 > zone * zone] = 0
         cy, cx = np.unravel_index(int(np.argmax(distance)), distance.shape)
         found = float(distance[cy, cx])
         level = len(chain)
@@ -416,16 +424,24 @@ def _colour_chain(labels, edges, frame: _Frame, seed, radii: dict, reach: float)
         miss = abs(found - radius)
         presence = float(1.0 / (1.0 + np.exp(-(0.5 * spacing - miss) / (0.08 * spacing))))
         presence = max(presence, _edge_presence(fits[size][1], frame))
-        chain[size] = (centre, presence)
-        inside = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= (radius - RIM_INSET * spacing) ** 2
-        ring = inside & ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 >= (radius - 0.5 * spacing) ** 2)
-        colour_labels = labels[ring & (labels < board)]
-        if len(colour_labels) == 0:
+        colour = _ring_colour(labels, board, centre, radius, RIM_INSET * spacing, 0.5 * spacing)
+        chain[size] = (centre, presence, colour)
+        if colour is None:
             break
-        colour = int(np.bincount(colour_labels).argmax())
+        inside = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= (radius - RIM_INSET * spacing) ** 2
         footprint = inside & (labels != board) & (labels != colour)
         reference, below = centre, size
     return chain
+
+
+def _ring_colour(labels, colour_count: int, centre, radius: float, inner: float = 1.0, outer: float = 4.0) -> int | None:
+    """Most common colour label (not board, not other) between `outer` and `inner` px inside a
+    circle, or None when there is none."""
+    yy, xx = np.mgrid[0: labels.shape[0], 0: labels.shape[1]]
+    distance2 = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2
+    ring = (distance2 <= (radius - inner) ** 2) & (distance2 >= (radius - outer) ** 2)
+    colours = labels[ring & (labels < colour_count)]
+    return int(np.bincount(colours).argmax()) if len(colours) else None
 
 
 def _component_near(mask: np.ndarray, point, reach: float):

@@ -20,6 +20,10 @@ EDGE_FLOOR = 12.0
 RADIAL_ALIGNMENT = 0.85
 # Rims of nested discs lie a few pixels apart, so a rim must be found within a pixel of its circle.
 RIM_BAND_PX = 1.0
+# A dark rim line must be darker than the faces this far (px) to either side of it...
+VALLEY_SIDE_PX = 4.0
+# ...by the edge threshold over this factor: a 3x3 Sobel answers a step of h with about 4h.
+SOBEL_GAIN = 4.0
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, RIM_ANGLES, endpoint=False)
 _COS = np.cos(_ANGLES)
 _SIN = np.sin(_ANGLES)
@@ -129,21 +133,26 @@ def centre_votes(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
 
 
 def rim_coverage(
-    edges: EdgeField, centres: np.ndarray, radius: float, exclude=(), gap: float = 0.0, strictness: float = 1.0
+    edges: EdgeField, centres: np.ndarray, radius: float, exclude=(), gap: float = 0.0,
+    strictness: float = 1.0, valley: bool = False,
 ) -> np.ndarray:
     """For each candidate centre (n, 2), the share of the rim showing a radial edge.
 
     A direction counts when, within a pixel of the radius, an edge above the threshold points
-    along the radius. Directions outside the frame, or within `gap` of the rim of a circle in
-    `exclude` ((x, y, r) of known neighbours, whose own edges would answer), are left out; a
-    circle with less than a third of its rim left to judge scores 0.
+    along the radius. With `valley`, it counts instead when the rim is a thin dark line: darker
+    than both sides a few pixels away, as where a disc rests on one of its own colour (its side
+    and the crack below it), while a shadow is too wide and face texture too weak for that.
 
-    Only runs of at least three neighbouring directions count: a rim is continuous, whereas the
-    texture of a disc face gives scattered hits. `strictness` multiplies the edge threshold.
+    Directions outside the frame, or within `gap` of the rim of a circle in `exclude` ((x, y, r)
+    of known neighbours, whose own edges would answer), are left out; a circle with less than a
+    third of its rim left to judge scores 0. Only runs of at least three neighbouring directions
+    count: a rim is continuous, whereas texture gives scattered hits. `strictness` multiplies
+    the edge threshold.
     """
     centres = np.atleast_2d(np.asarray(centres, dtype=float))
     height, width = edges.shape
-    radii = radius + np.array([-1.0, 0.0, 1.0]) * RIM_BAND_PX
+    offsets = np.array([-VALLEY_SIDE_PX, -RIM_BAND_PX, 0.0, RIM_BAND_PX, VALLEY_SIDE_PX])
+    radii = radius + offsets
     px = centres[:, 0, None, None] + radii[None, None, :] * _COS[None, :, None]
     py = centres[:, 1, None, None] + radii[None, None, :] * _SIN[None, :, None]
     ix = np.rint(px).astype(np.int32)
@@ -151,14 +160,24 @@ def rim_coverage(
     inside = (ix >= 0) & (ix < width) & (iy >= 0) & (iy < height)
     ix = np.clip(ix, 0, width - 1)
     iy = np.clip(iy, 0, height - 1)
-    radial = np.abs(edges.gx[iy, ix] * _COS[None, :, None] + edges.gy[iy, ix] * _SIN[None, :, None])
-    # A rim crossed at a slant (another disc's rim) is not this circle's rim.
-    aligned = (radial >= RADIAL_ALIGNMENT * edges.magnitude[iy, ix]) & (radial > strictness * edges.threshold)
+    band = slice(1, 4)
+    if valley:
+        lightness = edges.lab[..., 0][iy, ix]
+        sides = np.minimum(lightness[..., 0], lightness[..., 4])
+        hits = lightness[..., band].min(axis=2) < sides - strictness * edges.threshold / SOBEL_GAIN
+    else:
+        gx, gy = edges.gx[iy[..., band], ix[..., band]], edges.gy[iy[..., band], ix[..., band]]
+        radial = np.abs(gx * _COS[None, :, None] + gy * _SIN[None, :, None])
+        # A rim crossed at a slant (another disc's rim) is not this circle's rim.
+        aligned = (radial >= RADIAL_ALIGNMENT * edges.magnitude[iy[..., band], ix[..., band]]) & (
+            radial > strictness * edges.threshold
+        )
+        hits = aligned.any(axis=2)
     judged = inside.all(axis=2)
-    on_rim_x, on_rim_y = px[:, :, 1], py[:, :, 1]
+    on_rim_x, on_rim_y = px[:, :, 2], py[:, :, 2]
     for ex, ey, er in exclude:
         judged &= np.abs(np.hypot(on_rim_x - ex, on_rim_y - ey) - er) > gap
-    hits = (aligned & inside).any(axis=2) & judged
+    hits &= judged
     runs = hits & np.roll(hits, 1, axis=1) & np.roll(hits, -1, axis=1)
     hits = runs | np.roll(runs, 1, axis=1) | np.roll(runs, -1, axis=1)
     shown = judged.sum(axis=1)
@@ -167,7 +186,8 @@ def rim_coverage(
 
 
 def best_circle(
-    edges: EdgeField, centre, radius: float, reach: float, exclude=(), gap: float = 0.0, strictness: float = 1.0
+    edges: EdgeField, centre, radius: float, reach: float, exclude=(), gap: float = 0.0,
+    strictness: float = 1.0, valley: bool = False,
 ) -> tuple[np.ndarray, float]:
     """The centre within `reach` of `centre` whose rim of `radius` shows best: a 2-pixel grid,
     then the 8 neighbours of its best point."""
@@ -175,10 +195,10 @@ def best_circle(
     dx, dy = np.meshgrid(steps, steps)
     keep = dx * dx + dy * dy <= reach * reach + 1e-9
     candidates = np.stack([dx[keep], dy[keep]], axis=1) + np.asarray(centre, dtype=float)
-    coverage = rim_coverage(edges, candidates, radius, exclude, gap, strictness)
+    coverage = rim_coverage(edges, candidates, radius, exclude, gap, strictness, valley)
     best = candidates[int(np.argmax(coverage))]
     around = np.array([[x, y] for x in (-1, 0, 1) for y in (-1, 0, 1)], dtype=float) + best
-    coverage = rim_coverage(edges, around, radius, exclude, gap, strictness)
+    coverage = rim_coverage(edges, around, radius, exclude, gap, strictness, valley)
     index = int(np.argmax(coverage))
     return around[index], float(coverage[index])
 

@@ -1,0 +1,163 @@
+"""Varanasi recognition on synthetic frames: states, hard cases, confidence, likelihood, overlay."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.varanasi import calibrate
+from device.synthetic_varanasi import layout_table, render_calibration, render_table
+from engines.errors import ArbiterError
+from vision import recognize as recognize_any
+from vision.varanasi import recognize
+from vision.varanasi_overlay import draw_overlay
+
+STANDARD = json.loads((Path(__file__).parents[2] / "calibration" / "pieces" / "nestor-standard.json").read_text())
+TOWERS = [["4red", "3blue", "1orange"], ["4yellow", "3purple", "2green", "1yellow"], ["2blue"], ["4orange", "2purple"]]
+
+
+def same(a, b) -> bool:
+    return sorted(map(tuple, a)) == sorted(map(tuple, b))
+
+
+@pytest.fixture(scope="module")
+def profile():
+    return calibrate(render_calibration(STANDARD, seed=11), STANDARD)
+
+
+@pytest.fixture(scope="module")
+def observation(profile):
+    return recognize(render_table(TOWERS, STANDARD, seed=21), profile)
+
+
+def test_reads_every_tower_bottom_to_top(observation):
+    data = observation.to_json()
+    assert data["state"]["game"] == "varanasi"
+    assert same(data["state"]["stacks"], TOWERS)
+    assert data["confidence"] > 0.5
+
+
+def test_evidence_gives_geometry_of_each_disc(observation):
+    placed = {d.code: d for tower in layout_table(TOWERS, STANDARD, seed=21) for d in tower}
+    towers = observation.to_json()["evidence"]["towers"]
+    assert len(towers) == len(TOWERS)
+    for tower in towers:
+        assert 0.0 <= tower["confidence"] <= 1.0
+        for disc in tower["discs"]:
+            truth = placed[disc["code"]]
+            assert np.hypot(disc["centre"][0] - truth.centre[0], disc["centre"][1] - truth.centre[1]) < 0.15 * truth.radius
+            # The side of a disc shows beyond its top face, so the seen radius is a little larger.
+            assert disc["radius"] == pytest.approx(truth.radius, rel=0.12)
+            assert 0.0 <= disc["confidence"] <= 1.0
+            assert disc["code"] in disc["alternatives"]
+
+
+@pytest.mark.parametrize("seed", [31, 32, 33])
+def test_random_layouts(profile, seed):
+    image = render_table(TOWERS, STANDARD, seed=seed)
+    assert same(recognize(image, profile).to_json()["state"]["stacks"], TOWERS)
+
+
+def test_tilted_camera_calibrated_in_the_same_pose():
+    tilted = calibrate(render_calibration(STANDARD, seed=12, tilt_deg=8), STANDARD)
+    image = render_table(TOWERS, STANDARD, seed=22, tilt_deg=8)
+    assert same(recognize(image, tilted).to_json()["state"]["stacks"], TOWERS)
+
+
+def test_two_colours_close_in_hue():
+    pieces = json.loads(json.dumps(STANDARD))
+    pieces["colours"] = {
+        "red": {"srgb": [200, 35, 40]},
+        "vermilion": {"srgb": [225, 85, 35]},
+        "blue": {"srgb": [35, 85, 200]},
+    }
+    close = calibrate(render_calibration(pieces, seed=13), pieces)
+    towers = [["4red", "3vermilion", "2red", "1vermilion"], ["4vermilion", "3red"], ["2vermilion", "1red"]]
+    image = render_table(towers, pieces, seed=23)
+    assert same(recognize(image, close).to_json()["state"]["stacks"], towers)
+
+
+def test_small_disc_nearly_covering_the_rim_below(profile):
+    # 3 mm off-centre leaves half a millimetre of the bigger disc showing on one side.
+    towers = [["4blue", "3yellow"], ["3green", "2red"]]
+    image = render_table(towers, STANDARD, seed=24, offsets_mm=[[(3.0, 0.0)], [(0.0, -3.0)]])
+    assert same(recognize(image, profile).to_json()["state"]["stacks"], towers)
+
+
+def test_tower_touching_the_image_edge(profile):
+    towers = [["4green", "2yellow"], ["3red"]]
+    # The board is bigger than the view here, so the tower stands on it while the frame cuts it.
+    image = render_table(towers, STANDARD, seed=25, centres_px=[(40, 500), (700, 400)],
+                         offsets_mm=[[(1.0, 0.0)], []], board_mm=(600, 450))
+    assert same(recognize(image, profile).to_json()["state"]["stacks"], towers)
+
+
+def test_glare_spot_on_a_tower(profile):
+    towers = [["4purple", "3orange", "1blue"], ["2red"]]
+    centres = [(640, 480), (900, 300)]
+    image = render_table(towers, STANDARD, seed=26, centres_px=centres, glare=True, glare_at=(670, 460))
+    assert same(recognize(image, profile).to_json()["state"]["stacks"], towers)
+
+
+def test_log_likelihood_is_graded_and_order_free(observation):
+    truth = {"game": "varanasi", "stacks": TOWERS}
+    shuffled = {"game": "varanasi", "stacks": TOWERS[::-1], "to_move": 1}
+    one_colour = {"game": "varanasi", "stacks": [["4red", "3blue", "1orange"], ["4yellow", "3purple", "2green", "1yellow"], ["2red"], ["4orange", "2purple"]]}
+    one_disc_gone = {"game": "varanasi", "stacks": [["4red", "3blue"], ["4yellow", "3purple", "2green", "1yellow"], ["2blue"], ["4orange", "2purple"]]}
+    other = {"game": "varanasi", "stacks": [["4blue", "3red", "2orange", "1green"]]}
+    best = observation.log_likelihood(truth)
+    assert observation.log_likelihood(shuffled) == pytest.approx(best)
+    scores = [observation.log_likelihood(s) for s in (one_colour, one_disc_gone, other)]
+    assert all(np.isfinite(scores))
+    assert best > scores[0] and best > scores[1]
+    assert min(scores[0], scores[1]) > scores[2]
+
+
+def test_log_likelihood_rejects_malformed_states(observation):
+    with pytest.raises(ArbiterError):
+        observation.log_likelihood({"game": "wari", "pits": [4] * 12})
+    with pytest.raises(ArbiterError):
+        observation.log_likelihood({"game": "varanasi", "stacks": [["red"]]})
+
+
+def test_profile_of_another_game_is_an_error():
+    image = np.zeros((960, 1280, 3), np.uint8)
+    with pytest.raises(ArbiterError, match="not varanasi"):
+        recognize(image, {"game": "wari"})
+    with pytest.raises(ArbiterError, match="damaged"):
+        recognize_any(image, {"game": "varanasi"})
+
+
+@pytest.mark.parametrize("kind", ["black", "white", "noise"])
+def test_frames_without_a_board_give_low_confidence(profile, kind):
+    rng = np.random.default_rng(1)
+    image = {
+        "black": np.zeros((960, 1280, 3), np.uint8),
+        "white": np.full((960, 1280, 3), 255, np.uint8),
+        "noise": rng.integers(0, 256, (960, 1280, 3), dtype=np.uint8),
+    }[kind]
+    data = recognize(image, profile).to_json()
+    assert data["confidence"] < 0.2
+    assert "board" in data["evidence"]["note"]
+
+
+def test_a_hand_over_the_board_lowers_confidence(profile):
+    image = render_table(TOWERS, STANDARD, seed=27)
+    clear = recognize(image, profile).confidence
+    cv2.ellipse(image, (640, 560), (260, 170), 20, 0, 360, (120, 150, 205), -1)
+    covered = recognize(image, profile).to_json()
+    assert covered["confidence"] < 0.2 < clear
+    assert "covers" in covered["evidence"]["note"]
+
+
+def test_overlay_draws_on_a_copy(observation):
+    image = render_table(TOWERS, STANDARD, seed=21)
+    before = image.copy()
+    drawn = draw_overlay(image, observation)
+    assert drawn.shape == image.shape and drawn.dtype == image.dtype
+    assert np.array_equal(image, before)
+    assert np.count_nonzero(np.any(drawn != image, axis=2)) > 2000
+    assert np.array_equal(draw_overlay(image, observation.to_json()), drawn)
