@@ -2,7 +2,13 @@
 import csv
 import io
 
-from tests.webui.conftest import csrf_of
+from arbiter.store import Store
+from arbiter.tracker import Tracker, open_game
+from engines import load_rules
+from tests.tracker.fakes import ScriptedRecogniser
+from tests.webui.conftest import ScriptedTable, csrf_of
+from webui.app import create_app
+from webui.companion import Companion, LatestObservation
 
 
 def finished_wari_game(store, names, scores):
@@ -107,3 +113,22 @@ def test_results_must_be_numbers(table, client):
     match_id = table.tracker.store.matches(tournament_id)[0]["id"]
     response = post_form(client, f"/tournament/match/{match_id}/result", home_score="lots", away_score="2")
     assert response.status_code == 400 and "home score must be a number" in response.get_data(as_text=True)
+
+
+def test_varanasi_table_pages_use_the_piece_set_and_the_match_format(tmp_path):
+    rules = load_rules({"game": "varanasi", "target": 12})
+    setup = {"game": "varanasi", "stacks": [["4red", "2blue"], ["3blue"], ["4blue", "1red"]], "to_move": 0}
+    pieceset = {"game": "varanasi", "colours": {"red": {"srgb": [200, 35, 40]}, "blue": {"srgb": [35, 85, 200]}},
+                "sizes": {str(size): {"diameter_mm": 13 + 7 * size} for size in range(1, 5)}}
+    with Store(tmp_path / "v.sqlite3") as store:
+        observations = LatestObservation(ScriptedRecogniser([setup]))
+        tracker = Tracker(rules, {"game": "varanasi"}, store, open_game(store, rules), recognize=observations)
+        companion = Companion(tracker, None, pieceset=pieceset, observations=observations)
+        ScriptedTable(tracker, companion, [setup]).show(0)
+        client = create_app(companion).test_client()
+        table = client.get("/table").get_data(as_text=True)
+        assert 'data-code="2blue"' in table and "Seat 1 to move" in table
+        editor = client.get("/correct").get_data(as_text=True)
+        assert 'data-colour="red"' in editor and 'data-colour="blue"' in editor and 'data-size="4"' in editor
+        assert '<option value="1"' in editor  # two seats to choose the mover from
+        assert "first to 12 points" in client.get("/scores").get_data(as_text=True)
