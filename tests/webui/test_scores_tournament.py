@@ -1,6 +1,7 @@
 """Scores, CSV export and the tournament pages, driven through the record store."""
 import csv
 import io
+import re
 
 from arbiter.store import Store
 from arbiter.tracker import Tracker, open_game
@@ -132,3 +133,10 @@ def test_varanasi_table_pages_use_the_piece_set_and_the_match_format(tmp_path):
         assert 'data-colour="red"' in editor and 'data-colour="blue"' in editor and 'data-size="4"' in editor
         assert '<option value="1"' in editor  # two seats to choose the mover from
         assert "first to 12 points" in client.get("/scores").get_data(as_text=True)
+        # Two finished sets: one won by seat 0 with 5 discs, one set by hand that nobody won.
+        match_id = store.game(tracker.game_id)["match_id"]
+        store.finish_game(tracker.game_id, {"over": True, "winner": 0, "scores": {"0": 5, "1": 0}})
+        store.finish_game(store.new_game(match_id), {"over": True, "winner": None, "scores": {}})
+        scores = client.get("/scores").get_data(as_text=True)
+        assert re.search(r'<td>Seat 1</td>\s*<td class="num">5</td>', scores)
+        assert "2 sets finished" in scores

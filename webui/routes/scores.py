@@ -1,7 +1,8 @@
 """Scores: the current game's progress, set and match standings, every match, CSV export.
 
-Totals come from the engines' own match keepers: `engines.varanasi_match.VaranasiMatch` (sets to
-a target or a number of sets, doubles teams) and `engines.series.Series` (Wari and Nanku series).
+Totals come from the engines' own match keepers: Varanasi through the tracker's `match_standing`
+(`engines.varanasi_match`: sets to a target or a number of sets, doubles teams), Wari and Nanku
+through `engines.series.Series`.
 """
 from __future__ import annotations
 
@@ -10,10 +11,10 @@ import io
 
 from flask import Blueprint, Response, abort, render_template
 
+from arbiter.tracker import match_standing
 from engines import Outcome, load_rules
 from engines.errors import ArbiterError
 from engines.series import Series
-from engines.varanasi_match import VaranasiMatch
 from webui.chart_svg import line_chart
 from webui.routes.table import companion
 
@@ -55,17 +56,15 @@ def match_summary(store, match: dict) -> dict:
         progress.append(dict(totals))
     summary = {"match": match, "names": names, "progress": progress, "games": len(outcomes)}
     if match["game"] == "varanasi":
-        keeper = VaranasiMatch(load_rules(match["rules"]))
-        for outcome in outcomes:
-            keeper = keeper.record_set(outcome)
-        summary["standings"] = [{"name": names[seat], "points": points, "wins": None}
-                                for seat, points in enumerate(keeper.standings)]
-        if keeper.team_standings is not None:
-            summary["teams"] = [{"name": f"{names[team]} & {names[team + 2]}", "points": points}
-                                for team, points in enumerate(keeper.team_standings)]
-        summary["over"] = keeper.is_over()
-        summary["winners"] = [names[seat] for seat in keeper.winners()]
-        rules = keeper.rules
+        rules = load_rules(match["rules"])
+        standing = match_standing(rules, [g["result"] for g in store.games(match["id"]) if g["result"]])
+        summary["standings"] = [{"name": names[int(seat)], "points": points, "wins": None}
+                                for seat, points in standing["standings"].items()]
+        if "teams" in standing:
+            summary["teams"] = [{"name": f"{names[int(team)]} & {names[int(team) + 2]}", "points": points}
+                                for team, points in standing["teams"].items()]
+        summary["over"] = standing["over"]
+        summary["winners"] = [names[seat] for seat in standing["winners"]]
         summary["format"] = f"first to {rules.target} points" if rules.target else f"{rules.sets} sets"
     else:
         # The store does not record how long a series was agreed to be: standings so far.

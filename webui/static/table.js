@@ -93,6 +93,12 @@ const handlers = {
     $("over").textContent = `Game over${result.winner !== null && result.winner !== undefined ? ": " + result.winner + " wins" : ": draw"}  (${scores})`;
     $("over").classList.add("visible");
   },
+  match(data) {
+    const standing = data.standing || {};
+    if (standing.over) {
+      $("over").textContent += ` · Match over: seat ${standing.winners.map((seat) => seat + 1).join(" & ")} wins`;
+    }
+  },
   game() { $("log").replaceChildren(); $("over").classList.remove("visible"); },
   status(data) { setStatus(data.status); },
   camera(data) { setStatus(data.status === "lost" ? "camera_lost" : "moving"); },
