@@ -115,7 +115,7 @@ def unlock():
         session["director"] = True
         flash("Director mode: corrections, results and tournament edits are open.")
         return redirect(back, code=303)
-    flash("Wrong PIN.")
+    flash("Wrong PIN.", "error")
     return redirect(url_for("security.unlock", next=back), code=303)
 
 

@@ -75,7 +75,7 @@ def capture():
     try:
         profile = calibrate_image(table.game, image)
     except ArbiterError as exc:
-        flash(f"Calibration failed: {exc}. Check the set-up and try again.")
+        flash(f"Calibration failed: {exc}. Check the set-up and try again.", "error")
         return redirect(url_for("calibrate.page"), code=303)
     with _pending_lock:
         pending().clear()
