@@ -332,12 +332,12 @@ def _read_tower(image_bgr, work_lab, frame: _Frame, seed_full, threshold: float)
         below_colour = next((chain[s][2] for s in sorted(chain) if s > size), None) if below else None
         above = [chain[s][0] for s in sorted(chain, reverse=True) if s < size]
         reference = below[-1] if below else (above[0] if above else seed)
-        search = (edges, reference, radius, step if below or above else reach, known, gap, EDGE_STRICTNESS)
-        centre, coverage = best_circle(*search)
+        search = (edges, reference, radius, step if below or above else reach, known, gap)
+        centre, coverage = best_circle(*search, EDGE_STRICTNESS)
         if below and _ring_colour(labels, len(frame.colours.names), centre, radius) == below_colour:
             # On a disc of its own colour only the thin dark line of its side shows; shadows
             # and face texture of that colour would pass for edges.
-            centre, coverage = best_circle(*search[:-1], 1.0, valley=True)
+            centre, coverage = best_circle(*search, 1.0, valley=True)
         presence = _edge_presence(coverage, frame, alone=not chain and not below)
         if presence >= DOUBTFUL or any(p >= 0.5 for *_, p in slots):
             slots.append((size, centre, radius, presence))

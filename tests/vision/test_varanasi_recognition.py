@@ -75,9 +75,14 @@ def test_two_colours_close_in_hue():
         "blue": {"srgb": [35, 85, 200]},
     }
     close = calibrate(render_calibration(pieces, seed=13), pieces)
-    towers = [["4red", "3vermilion", "2red", "1vermilion"], ["4vermilion", "3red"], ["2vermilion", "1red"]]
+    assert close["summary"]["closest_colours"]["colours"] == ["red", "vermilion"]
+    towers = [["4red", "3blue", "2vermilion"], ["4vermilion", "2blue", "1red"], ["3vermilion", "1blue"], ["2red"]]
     image = render_table(towers, pieces, seed=23)
-    assert same(recognize(image, close).to_json()["state"]["stacks"], towers)
+    observation = recognize(image, close)
+    assert same(observation.to_json()["state"]["stacks"], towers)
+    # Each vermilion disc names red, its neighbour in hue, as the runner-up.
+    vermilion = [d for t in observation.towers for d in t.discs if d.colour == "vermilion"]
+    assert all(d.colours[1][0] == "red" for d in vermilion)
 
 
 def test_small_disc_nearly_covering_the_rim_below(profile):
