@@ -40,8 +40,8 @@ def test_scores_csv_has_one_row_per_player_per_finished_game(table, client):
     response = client.get("/scores.csv")
     assert response.mimetype == "text/csv"
     rows = list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
-    assert [(r["player"], r["score"], r["winner"]) for r in rows if r["match"] == str(match_id)] == [
-        ("Ama", "30", "Ama"), ("Kofi", "18", "Ama")]
+    assert [(r["player"], r["score"], r["winner"], r["entered"]) for r in rows if r["match"] == str(match_id)] == [
+        ("Ama", "30", "Ama", "camera"), ("Kofi", "18", "Ama", "camera")]
 
 
 def test_move_log_csv_of_a_match_and_of_a_missing_one(table, client):
@@ -74,6 +74,13 @@ def test_round_robin_tournament_from_roster_to_standings(table, client):
     assert post_form(client, f"/tournament/match/{game['id']}/result", home_score="25", away_score="23").status_code == 303
     page = client.get(f"/tournament?id={tournament_id}").get_data(as_text=True)
     assert "Round 1" in page and "25 : 23" in page and "has a bye" in page
+    scores = client.get("/scores").get_data(as_text=True)
+    assert "result entered by hand" not in scores  # the table's own match is the current one
+    assert scores.count("(tournament") == 1  # the game, not the bye
+    rows = list(csv.DictReader(io.StringIO(client.get("/scores.csv").get_data(as_text=True))))
+    home, away = (p["name"] for p in game["players"])
+    assert [(r["player"], r["score"], r["winner"], r["entered"]) for r in rows] == [
+        (home, "25", home, "by hand"), (away, "23", home, "by hand")]
     winner = game["players"][0]["name"]
     assert f'<td class="num">1</td><td>{winner}</td>' in page or "leader" in page
     assert post_form(client, f"/tournament/{tournament_id}/pair", game="wari", system="round_robin").status_code == 303

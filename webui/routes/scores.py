@@ -20,6 +20,9 @@ from webui.routes.table import companion
 
 bp = Blueprint("scores", __name__)
 
+# The match result of a bye in a tournament (a one-seat match finished when paired).
+BYE = {"bye": True}
+
 
 def seat_names(match: dict) -> dict:
     """Seat (as the engine names it) -> the player's name, falling back to the seat's own name."""
@@ -44,10 +47,29 @@ def finished_outcomes(store, match: dict) -> list[Outcome]:
     return outcomes
 
 
+def is_bye(match: dict) -> bool:
+    return match["result"] == BYE
+
+
+def hand_result(match: dict) -> list[tuple[str, float]] | None:
+    """(player name, score) by seat of a result the director entered by hand, else None."""
+    result = match["result"]
+    if not result or result.get("entered") != "by hand":
+        return None
+    return [(p["name"], result["scores"][str(p["seat"])]) for p in match["players"]]
+
+
 def match_summary(store, match: dict) -> dict:
     """Standings of one match by player name, and the totals after each finished game."""
     names = seat_names(match)
     outcomes = finished_outcomes(store, match)
+    by_hand = hand_result(match)
+    if by_hand is not None:
+        winner = match["result"]["winner"]
+        winners = [by_hand[winner][0]] if winner is not None else []
+        return {"match": match, "names": names, "progress": [dict(by_hand)], "games": len(outcomes),
+                "standings": [{"name": name, "points": score, "wins": None} for name, score in by_hand],
+                "over": True, "winners": winners, "format": "result entered by hand"}
     progress, totals = [], dict.fromkeys(names.values(), 0)
     for outcome in outcomes:
         for seat, score in outcome.scores.items():
@@ -97,7 +119,7 @@ def page():
     table = companion()
     store = table.store
     current_match_id = store.game(table.tracker.game_id)["match_id"]
-    summaries = [match_summary(store, m) for m in reversed(store.matches())]
+    summaries = [match_summary(store, m) for m in reversed(store.matches()) if not is_bye(m)]
     current = next((s for s in summaries if s["match"]["id"] == current_match_id), None)
     game_chart = line_chart(game_progress(store, table.tracker.game_id, table.game),
                             "moves", "Seeds captured this game")
@@ -108,18 +130,23 @@ def page():
 
 @bp.get("/scores.csv")
 def scores_csv():
-    """One row per player per finished game of every match."""
+    """One row per player per finished game of every match, and per result entered by hand."""
     store = companion().store
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(["match", "tournament", "game", "number", "player", "score", "winner"])
+    writer.writerow(["match", "tournament", "game", "number", "player", "score", "winner", "entered"])
     for match in store.matches():
         names = seat_names(match)
+        prefix = [match["id"], match["tournament_id"] or "", match["game"]]
         for number, outcome in enumerate(finished_outcomes(store, match), 1):
             winner = names.get(_seat_key(outcome.winner, names), "") if outcome.winner is not None else ""
             for seat, score in outcome.scores.items():
-                writer.writerow([match["id"], match["tournament_id"] or "", match["game"], number,
-                                 names.get(_seat_key(seat, names), seat), score, winner])
+                writer.writerow(prefix + [number, names.get(_seat_key(seat, names), seat), score, winner, "camera"])
+        by_hand = hand_result(match)
+        if by_hand is not None:
+            summary = match_summary(store, match)
+            for name, score in by_hand:
+                writer.writerow(prefix + ["", name, score, " & ".join(summary["winners"]), "by hand"])
     return Response(out.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": "attachment; filename=arbiter-scores.csv"})
 

@@ -11,14 +11,13 @@ from flask import Blueprint, abort, flash, redirect, render_template, request, u
 from arbiter.tournament import Result, number_rounds, round_robin, standings, swiss_round
 from engines import load_rules
 from engines.errors import ArbiterError
-from webui.routes.scores import match_summary
+from webui.routes.scores import BYE, hand_result, match_summary
 from webui.routes.table import companion
 from webui.security import director_required
 
 bp = Blueprint("tournament", __name__)
 
 SYSTEMS = {"round_robin": "Round robin", "swiss": "Swiss"}
-BYE = {"bye": True}
 
 
 def form_number(name: str) -> float:
@@ -55,9 +54,9 @@ def decided_scores(store, match: dict) -> tuple[tuple | None, str | None]:
     A result entered by hand wins; otherwise the tracker's record decides: a Varanasi match once
     its target or number of sets is reached, a Wari or Nanku pairing by its first finished game.
     """
-    result = match["result"]
-    if result and "scores" in result:
-        return (result["scores"]["0"], result["scores"]["1"]), "by hand"
+    by_hand = hand_result(match)
+    if by_hand is not None:
+        return (by_hand[0][1], by_hand[1][1]), "by hand"
     summary = match_summary(store, match)
     if summary["games"] and (summary["over"] or match["game"] != "varanasi"):
         by_name = {s["name"]: s["points"] for s in summary["standings"]}
