@@ -6,6 +6,7 @@ threaded WSGI server so the event and video streams of several phones never bloc
 from __future__ import annotations
 
 import json
+import logging
 import shutil
 import signal
 import tempfile
@@ -75,6 +76,8 @@ def start_serving(companion: Companion, host: str, port: int, pin: str | None,
                   profile_path: str | None = None, cleanup=None) -> Running:
     """Start the tracker and a threaded HTTP server in the background (port 0: any free port)."""
     check_bind(host, pin)
+    # One line per request (every frame of a live view) would bury the companion's own messages.
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
     app = create_app(companion, pin=pin, profile_path=profile_path)
     server = make_server(host, port, app, threaded=True)
     # Streams end with the process: a browser tab left open must not keep the companion alive.
