@@ -27,15 +27,12 @@ _POSITION_KEYS = ("state", "position")
 
 
 def overlay_drawer(game: str) -> Callable | None:
-    """The recogniser's `draw_overlay(image, observation)` for a game, if it has one."""
-    try:
-        if game == "varanasi":
-            from vision.varanasi_overlay import draw_overlay
-        elif game == "wari":
-            from vision.wari_overlay import draw_overlay
-        else:
-            return None
-    except ImportError:
+    """The recogniser's `draw_overlay(image, observation)` for a game read by camera, else None."""
+    if game == "varanasi":
+        from vision.varanasi_overlay import draw_overlay
+    elif game == "wari":
+        from vision.wari_overlay import draw_overlay
+    else:
         return None
     return draw_overlay
 
@@ -166,10 +163,14 @@ class Companion:
         return f"{name} ({seat}) to move" if name and name != seat else f"{seat} to move"
 
     def log_entries(self) -> list[dict]:
-        """The current game's move log, oldest first, in the shape of the live events."""
+        """The current game's move log, oldest first, in the shape of the live events.
+
+        Entries leave out the positions: a long Wari game's states carry the positions seen since
+        the last capture, and the page draws only the current one.
+        """
         entries = []
         for record in self.store.moves(self.tracker.game_id):
-            event = {"type": record.verdict, "state": record.state, "move": record.move,
+            event = {"type": record.verdict, "move": record.move,
                      "reason": record.reason, "legal": record.verdict != "illegal",
                      "snapshot_before": record.snapshot_before, "snapshot_after": record.snapshot_after,
                      "id": record.id, "at": record.at}
