@@ -1,5 +1,8 @@
 """The director's PIN, cross-site request protection, upload limits and the bind check."""
 import io
+import json
+import urllib.request
+from argparse import Namespace
 
 import pytest
 
@@ -7,6 +10,7 @@ from engines.errors import ArbiterError
 from tests.webui.conftest import csrf_of
 from webui import security
 from webui.security import MAX_UPLOAD_BYTES, PIN_ATTEMPTS, check_bind, is_loopback
+from webui.server import serve, start_serving
 
 
 def correct(client, state, **headers):
@@ -85,3 +89,23 @@ def test_bind_check_allows_loopback_and_pinned_network():
     check_bind("::1", None)
     check_bind("0.0.0.0", "2468")
     assert is_loopback("127.0.0.5") and not is_loopback("0.0.0.0") and not is_loopback("table.local")
+
+
+def test_serve_refuses_an_open_network_without_a_pin_before_opening_anything(tmp_path):
+    args = Namespace(host="0.0.0.0", port=0, pin=None, game="wari", camera="usb:0",
+                     profile=str(tmp_path / "missing.json"), rules=None, db=str(tmp_path / "db.sqlite3"))
+    with pytest.raises(ArbiterError, match="--pin"):
+        serve(args)
+    assert not (tmp_path / "db.sqlite3").exists()
+
+
+def test_a_served_companion_answers_over_http_and_stops(table):
+    table.show(0)
+    running = start_serving(table.companion, "127.0.0.1", 0, None)
+    try:
+        with urllib.request.urlopen(running.url + "/api/table", timeout=5) as response:
+            view = json.load(response)
+        assert view["position"]["pits"] == [4] * 12
+    finally:
+        running.stop()
+    assert not running.thread.is_alive()
