@@ -180,8 +180,9 @@ def _fit_geometry(centres: np.ndarray, image_size: tuple[int, int], edges: np.nd
             _rim_contrast(edges, geometry, scale, stores, store_offset=d, store_half_length=hl, store_half_width=hw),
             d, hl, hw,
         )
-        # Stores lie within about a pitch of the end pits and span both rows; wider searches lock onto the board's ends.
-        for d in np.arange(pit_radius + 0.45, 1.5, 0.05)
+        # Stores lie about a pitch beyond the end pits (at most 1.3) and span both rows; wider
+        # searches lock onto the board's ends, whose edge against the table is stronger.
+        for d in np.arange(pit_radius + 0.45, 1.35, 0.05)
         for hl in np.arange(0.3, min(d - pit_radius - 0.05, 0.6), 0.05)
         for hw in np.arange(0.5, 1.0, 0.05) * row_spacing
     )
