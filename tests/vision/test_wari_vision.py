@@ -59,6 +59,14 @@ def test_small_counts_are_exact_and_a_pile_inside_the_distribution(table, photo)
     assert all(str(n) in distribution for n, distribution in zip(pits, reading["evidence"]["pits"]))
 
 
+@pytest.mark.parametrize("stores", [[5, 0], [0, 3]])
+def test_stores_are_read_south_first(table, stores):
+    """South's store is the one at the image's right end (each player's store on his right)."""
+    style, session, profile = table
+    observation = recognize(render_board([1] * 12, stores, seed=9, style=style, session=session), profile)
+    assert observation.stores == stores
+
+
 def test_observation_json_follows_the_contract(table):
     style, session, profile = table
     reading = recognize(render_board(ORDER_PROBE, [3, 1], seed=7, style=style, session=session), profile).to_json()
