@@ -79,6 +79,7 @@ def start_serving(companion: Companion, host: str, port: int, pin: str | None,
     # One line per request (every frame of a live view) would bury the companion's own messages.
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
     app = create_app(companion, pin=pin, profile_path=profile_path)
+    # A port in use: werkzeug says so in one line and exits (SystemExit), which callers clean up after.
     server = make_server(host, port, app, threaded=True)
     # Streams end with the process: a browser tab left open must not keep the companion alive.
     server.daemon_threads = True
@@ -179,12 +180,15 @@ def start_demo(host: str, port: int, pin: str | None, still_frames: int = DEMO_S
     """The demo served in the background with a throw-away record store."""
     check_bind(host, pin)
     folder = tempfile.mkdtemp(prefix="arbiter-demo-")
+    companion = None
     try:
         companion = build_demo(Path(folder) / "demo.sqlite3", still_frames)
+        return start_serving(companion, host, port, pin, cleanup=lambda: shutil.rmtree(folder, ignore_errors=True))
     except BaseException:
+        if companion is not None:
+            companion.store.close()
         shutil.rmtree(folder, ignore_errors=True)
         raise
-    return start_serving(companion, host, port, pin, cleanup=lambda: shutil.rmtree(folder, ignore_errors=True))
 
 
 def demo(args) -> int:
