@@ -257,13 +257,15 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
         raise ArbiterError("the frame is not a colour image")
     edges = edge_field(reduce(image_bgr))
     threshold = full_resolution_threshold(image_bgr)
-    towers = tuple(
-        tower
-        for seed in _seeds(edges, frame)
-        if (tower := _read_tower(image_bgr, edges.lab, frame, to_full(seed), threshold)) is not None
-    )
-    towers = _remove_overlaps(towers)
-    towers = _settle_colours(towers, frame.pieces)
+    towers: list[TowerReading] = []
+    for seed in map(to_full, _seeds(edges, frame)):
+        # A weaker vote peak inside a tower already read is that tower again (an upper disc).
+        if any(np.hypot(*(seed - t.discs[0].centre)) < t.discs[0].radius for t in towers):
+            continue
+        tower = _read_tower(image_bgr, edges.lab, frame, seed, threshold)
+        if tower is not None:
+            towers.append(tower)
+    towers = _settle_colours(tuple(towers), frame.pieces)
     scene, note = _scene_confidence(edges.lab, frame, towers)
     return VaranasiObservation(towers, scene, note)
 
@@ -504,20 +506,6 @@ def _colour_probabilities(pixels: np.ndarray, colours: ColourModel) -> np.ndarra
     log_likelihood = colours.log_likelihoods(typical)[0]
     weights = np.exp(log_likelihood - log_likelihood.max())
     return weights / weights.sum()
-
-
-def _remove_overlaps(towers):
-    """Two readings of one tower (two vote peaks survived): keep the more confident."""
-    kept = []
-    for tower in sorted(towers, key=lambda t: -sum(s.presence for s in t.discs)):
-        bottom = tower.discs[0]
-        if all(
-            np.hypot(bottom.centre[0] - k.discs[0].centre[0], bottom.centre[1] - k.discs[0].centre[1])
-            > max(bottom.radius, k.discs[0].radius)
-            for k in kept
-        ):
-            kept.append(tower)
-    return tuple(kept)
 
 
 def _settle_colours(towers, pieces: PieceSet):

@@ -20,6 +20,7 @@ EDGE_FLOOR = 12.0
 RADIAL_ALIGNMENT = 0.85
 # Rims of nested discs lie a few pixels apart, so a rim must be found within a pixel of its circle.
 RIM_BAND_PX = 1.0
+GRID_PX = 3.0
 # A dark rim line must be darker than the faces this far (px) to either side of it...
 VALLEY_SIDE_PX = 4.0
 # ...by the edge threshold over this factor: a 3x3 Sobel answers a step of h with about 4h.
@@ -67,17 +68,16 @@ def edge_field(image_bgr: np.ndarray, threshold: float | None = None) -> EdgeFie
     gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
     gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
     strength = gx * gx + gy * gy
-    strongest = np.argmax(strength, axis=2)[..., None]
-    magnitude = np.sqrt(np.take_along_axis(strength, strongest, axis=2)[..., 0])
+    best_gx, best_gy, best = gx[..., 0], gy[..., 0], strength[..., 0]
+    for channel in (1, 2):
+        stronger = strength[..., channel] > best
+        best_gx = np.where(stronger, gx[..., channel], best_gx)
+        best_gy = np.where(stronger, gy[..., channel], best_gy)
+        best = np.maximum(best, strength[..., channel])
+    magnitude = np.sqrt(best)
     if threshold is None:
         threshold = max(EDGE_FLOOR, EDGE_NOISE_FACTOR * float(np.median(magnitude)))
-    return EdgeField(
-        lab,
-        np.take_along_axis(gx, strongest, axis=2)[..., 0],
-        np.take_along_axis(gy, strongest, axis=2)[..., 0],
-        magnitude,
-        threshold,
-    )
+    return EdgeField(lab, best_gx, best_gy, magnitude, threshold)
 
 
 def full_resolution_threshold(image_bgr: np.ndarray) -> float:
@@ -132,11 +132,32 @@ def centre_votes(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
     return votes
 
 
+@lru_cache(maxsize=256)
+def _rim_offsets(radius_quarters: int) -> tuple[np.ndarray, np.ndarray]:
+    """Integer (dy, dx) offsets, (angles, 5), of the samples across a rim of radius/4 pixels, in
+    order of increasing radius: the inner side, the band's inner edge, the rim, the band's outer
+    edge, the outer side."""
+    radius = radius_quarters / 4.0
+    radii = radius + np.array([-VALLEY_SIDE_PX, -RIM_BAND_PX, 0.0, RIM_BAND_PX, VALLEY_SIDE_PX])
+    dx = np.rint(radii[None, :] * _COS[:, None]).astype(np.int32)
+    dy = np.rint(radii[None, :] * _SIN[:, None]).astype(np.int32)
+    return dy, dx
+
+
 def rim_coverage(
     edges: EdgeField, centres: np.ndarray, radius: float, exclude=(), gap: float = 0.0,
     strictness: float = 1.0, valley: bool = False,
 ) -> np.ndarray:
-    """For each candidate centre (n, 2), the share of the rim showing a radial edge.
+    """For each candidate centre (n, 2), the share of the rim showing an edge: see `rim_scores`."""
+    return rim_scores(edges, centres, radius, exclude, gap, strictness, valley)[0]
+
+
+def rim_scores(
+    edges: EdgeField, centres: np.ndarray, radius: float, exclude=(), gap: float = 0.0,
+    strictness: float = 1.0, valley: bool = False,
+) -> tuple[np.ndarray, np.ndarray]:
+    """(coverage, sharpness) for each candidate centre (n, 2; rounded to whole pixels), the share of the rim showing
+    a radial edge.
 
     A direction counts when, within a pixel of the radius, an edge above the threshold points
     along the radius. With `valley`, it counts instead when the rim is a thin dark line: darker
@@ -148,59 +169,71 @@ def rim_coverage(
     third of its rim left to judge scores 0. Only runs of at least three neighbouring directions
     count: a rim is continuous, whereas texture gives scattered hits. `strictness` multiplies
     the edge threshold.
+
+    Coverage saturates within a pixel or two of the true centre; sharpness, the mean edge
+    strength exactly on the circle, peaks there and so breaks the tie.
     """
-    centres = np.atleast_2d(np.asarray(centres, dtype=float))
+    centres = np.rint(np.atleast_2d(np.asarray(centres, dtype=float))).astype(np.int32)
     height, width = edges.shape
-    offsets = np.array([-VALLEY_SIDE_PX, -RIM_BAND_PX, 0.0, RIM_BAND_PX, VALLEY_SIDE_PX])
-    radii = radius + offsets
-    px = centres[:, 0, None, None] + radii[None, None, :] * _COS[None, :, None]
-    py = centres[:, 1, None, None] + radii[None, None, :] * _SIN[None, :, None]
-    ix = np.rint(px).astype(np.int32)
-    iy = np.rint(py).astype(np.int32)
-    inside = (ix >= 0) & (ix < width) & (iy >= 0) & (iy < height)
-    ix = np.clip(ix, 0, width - 1)
-    iy = np.clip(iy, 0, height - 1)
-    band = slice(1, 4)
+    dy, dx = _rim_offsets(int(round(radius * 4)))
+    ys = centres[:, 1, None, None] + dy[None]
+    xs = centres[:, 0, None, None] + dx[None]
+    inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+    flat = np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1)
+    on_circle = flat[..., 2]
+    sharpness = np.abs(
+        edges.gx.reshape(-1)[on_circle] * _COS[None, :] + edges.gy.reshape(-1)[on_circle] * _SIN[None, :]
+    )
     if valley:
-        lightness = edges.lab[..., 0][iy, ix]
+        lightness = edges.lab[..., 0].reshape(-1)[flat]
         sides = np.minimum(lightness[..., 0], lightness[..., 4])
-        hits = lightness[..., band].min(axis=2) < sides - strictness * edges.threshold / SOBEL_GAIN
+        hits = lightness[..., 1:4].min(axis=2) < sides - strictness * edges.threshold / SOBEL_GAIN
     else:
-        gx, gy = edges.gx[iy[..., band], ix[..., band]], edges.gy[iy[..., band], ix[..., band]]
-        radial = np.abs(gx * _COS[None, :, None] + gy * _SIN[None, :, None])
+        band = flat[..., 1:4]
+        radial = np.abs(edges.gx.reshape(-1)[band] * _COS[None, :, None] + edges.gy.reshape(-1)[band] * _SIN[None, :, None])
         # A rim crossed at a slant (another disc's rim) is not this circle's rim.
-        aligned = (radial >= RADIAL_ALIGNMENT * edges.magnitude[iy[..., band], ix[..., band]]) & (
+        aligned = (radial >= RADIAL_ALIGNMENT * edges.magnitude.reshape(-1)[band]) & (
             radial > strictness * edges.threshold
         )
         hits = aligned.any(axis=2)
     judged = inside.all(axis=2)
-    on_rim_x, on_rim_y = px[:, :, 2], py[:, :, 2]
-    for ex, ey, er in exclude:
-        judged &= np.abs(np.hypot(on_rim_x - ex, on_rim_y - ey) - er) > gap
+    if exclude:
+        rim_x = centres[:, 0, None] + radius * _COS[None, :]
+        rim_y = centres[:, 1, None] + radius * _SIN[None, :]
+        for ex, ey, er in exclude:
+            judged &= np.abs(np.hypot(rim_x - ex, rim_y - ey) - er) > gap
     hits &= judged
     runs = hits & np.roll(hits, 1, axis=1) & np.roll(hits, -1, axis=1)
     hits = runs | np.roll(runs, 1, axis=1) | np.roll(runs, -1, axis=1)
     shown = judged.sum(axis=1)
     coverage = hits.sum(axis=1) / np.maximum(shown, 1)
-    return np.where(shown >= RIM_ANGLES / 3, coverage, 0.0)
+    sharpness = (sharpness * judged).sum(axis=1) / np.maximum(shown, 1)
+    enough = shown >= RIM_ANGLES / 3
+    return np.where(enough, coverage, 0.0), np.where(enough, sharpness, 0.0)
 
 
 def best_circle(
     edges: EdgeField, centre, radius: float, reach: float, exclude=(), gap: float = 0.0,
     strictness: float = 1.0, valley: bool = False,
 ) -> tuple[np.ndarray, float]:
-    """The centre within `reach` of `centre` whose rim of `radius` shows best: a 2-pixel grid,
-    then the 8 neighbours of its best point."""
-    steps = np.arange(-np.ceil(reach / 2), np.ceil(reach / 2) + 1) * 2
+    """The centre within `reach` of `centre` whose rim of `radius` shows best: a grid of
+    `GRID_PX` (the band judged around the radius is about that wide), then the 8 neighbours of
+    its best point."""
+    steps = np.arange(-np.ceil(reach / GRID_PX), np.ceil(reach / GRID_PX) + 1) * GRID_PX
     dx, dy = np.meshgrid(steps, steps)
     keep = dx * dx + dy * dy <= reach * reach + 1e-9
-    candidates = np.stack([dx[keep], dy[keep]], axis=1) + np.asarray(centre, dtype=float)
-    coverage = rim_coverage(edges, candidates, radius, exclude, gap, strictness, valley)
-    best = candidates[int(np.argmax(coverage))]
+    candidates = np.stack([dx[keep], dy[keep]], axis=1) + np.rint(np.asarray(centre, dtype=float))
+    best = candidates[_best(rim_scores(edges, candidates, radius, exclude, gap, strictness, valley))]
     around = np.array([[x, y] for x in (-1, 0, 1) for y in (-1, 0, 1)], dtype=float) + best
-    coverage = rim_coverage(edges, around, radius, exclude, gap, strictness, valley)
-    index = int(np.argmax(coverage))
+    coverage, sharpness = rim_scores(edges, around, radius, exclude, gap, strictness, valley)
+    index = _best((coverage, sharpness))
     return around[index], float(coverage[index])
+
+
+def _best(scores) -> int:
+    """Index of the highest coverage, the sharpest rim among equals."""
+    coverage, sharpness = scores
+    return int(np.lexsort((sharpness, coverage))[-1])
 
 
 @dataclass(frozen=True)

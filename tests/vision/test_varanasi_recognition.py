@@ -48,8 +48,9 @@ def test_evidence_gives_geometry_of_each_disc(observation):
         assert 0.0 <= tower["confidence"] <= 1.0
         for disc in tower["discs"]:
             truth = placed[disc["code"]]
-            assert np.hypot(disc["centre"][0] - truth.centre[0], disc["centre"][1] - truth.centre[1]) < 0.15 * truth.radius
-            # The side of a disc shows beyond its top face, so the seen radius is a little larger.
+            assert np.hypot(disc["centre"][0] - truth.centre[0], disc["centre"][1] - truth.centre[1]) < 0.2 * truth.radius
+            # The circle fits what shows of the disc, its side and shadow included, so it sits a
+            # little off the top face and is a little larger.
             assert disc["radius"] == pytest.approx(truth.radius, rel=0.12)
             assert 0.0 <= disc["confidence"] <= 1.0
             assert disc["code"] in disc["alternatives"]
