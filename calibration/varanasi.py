@@ -259,7 +259,7 @@ def _board_area(lab: np.ndarray, board_model: dict, circles) -> list[str]:
     Recognition compares a frame with it to notice a hand or an object over the board.
     """
     grid = board_like_grid(lab, board_model, BOARD_GRID)
-    grid |= cells_near_circles(lab.shape[:2], BOARD_GRID, circles, 1.3)
+    grid |= cells_near_circles(lab.shape[:2], BOARD_GRID, circles)
     return ["".join("#" if cell else "." for cell in row) for row in grid]
 
 

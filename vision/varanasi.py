@@ -1,10 +1,15 @@
 """Varanasi recognition: one camera frame + calibration profile -> towers of discs with confidences.
 
-Seen from above a tower is nested circles, biggest at the bottom. Circle centres are found by
-Hough voting at the radii the calibration measured for each size; each tower is then read size by
-size, largest first: the best-fitting rim of that size near the disc below decides whether the
-disc is there, and the ring it shows between itself and the next disc up gives its colour.
-Colours are settled per size with the inventory (every colour at most once per size).
+Seen from above a tower is nested circles, biggest at the bottom. Towers are found by Hough
+voting for centres at the radii calibration measured for each size (on a half-size frame). Each
+tower is then read at full resolution around its vote peak:
+- by colour (`_colour_chain`): what is neither board nor the colour of the disc below is the
+  footprint of the discs above it; the circle that fits it gives the next disc's size;
+- by edges, for every other size: a rim of that size near the disc below (a thin dark line when
+  it sits on a disc of its own colour) reveals a disc colour cannot (same colour as the one
+  below, or white on a cream board).
+The ring each disc shows below the next gives its colour probabilities; colours are settled per
+size with the inventory (each colour at most once per size), by the Hungarian method.
 """
 from __future__ import annotations
 
@@ -49,6 +54,8 @@ SEED_SHARE = 0.6
 # calibration (a white disc on a cream board shows only its shadowed side).
 PRESENCE_MIDPOINT = 0.55
 PRESENCE_SOFTNESS = 0.06
+# A disc found by edges alone, with no coloured disc in its tower, needs as much rim as the
+# weakest calibration disc showed: arcs of the board's drawing must not make towers.
 ALONE_MIDPOINT = 1.0
 # The colour footprint shortlists this many sizes, nearest radius first; ties in rim coverage
 # within CHAIN_TIE go to the nearest.
@@ -80,9 +87,11 @@ MIN_RING_PIXELS = 4
 PROBABILITY_FLOOR = 1e-3
 # A tower the recogniser cannot see costs this much per disc in `log_likelihood`.
 MISSING_DISC_LOG = np.log(PROBABILITY_FLOOR)
-BOARD_GRID = (40, 30)
-# Share of the calibrated board area that must still look like board for full confidence.
+# Share of the calibrated board area that must still look like board for full confidence; below
+# BOARD_GONE the board is taken to be out of view. Confidence then scales with the share seen.
 BOARD_VISIBLE = 0.85
+BOARD_GONE = 0.3
+HIDDEN_BOARD_CONFIDENCE = 0.2
 
 
 @dataclass(frozen=True)
@@ -536,15 +545,17 @@ def _scene_confidence(lab_small, frame: _Frame, towers) -> tuple[float, str | No
     """Low when the calibrated board is not in view or something covers part of it."""
     if frame.board_area is None:
         return 1.0, None
-    grid = board_like_grid(lab_small, frame.board, BOARD_GRID)
+    rows, cols = frame.board_area.shape
+    grid = board_like_grid(lab_small, frame.board, (cols, rows))
     circles = [(d.centre[0], d.centre[1], d.radius) for t in towers for d in t.discs[:1]]
     shape = tuple(float(v) for v in to_full(lab_small.shape[:2]))
-    grid |= cells_near_circles(shape, BOARD_GRID, circles, 1.3)
+    grid |= cells_near_circles(shape, (cols, rows), circles)
     expected = frame.board_area.sum()
     if expected == 0:
         return 1.0, None
     visible = float((grid & frame.board_area).sum() / expected)
     if visible >= BOARD_VISIBLE:
         return 1.0, None
-    note = "board not in view" if visible < 0.3 else "something covers part of the board"
-    return float(max(0.01, visible * 0.2)), note
+    note = "board not in view" if visible < BOARD_GONE else "something covers part of the board"
+    # Whatever was read is doubtful: a hand may hide towers, a board out of view shows none.
+    return float(max(PROBABILITY_FLOOR, visible * HIDDEN_BOARD_CONFIDENCE)), note

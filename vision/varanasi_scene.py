@@ -8,6 +8,7 @@ import numpy as np
 # so lightness gets this much more tolerance than the colour axes.
 LIGHTNESS_SLACK = 4.0
 BOARD_SIGMA = 4.0
+DISC_MARGIN = 1.3
 
 
 def board_distance2(lab_pixels: np.ndarray, board_model: dict) -> np.ndarray:
@@ -36,8 +37,9 @@ def board_like_grid(lab: np.ndarray, board_model: dict, grid: tuple[int, int]) -
     return close.mean(axis=(1, 3)) >= 0.5
 
 
-def cells_near_circles(shape: tuple[int, int], grid: tuple[int, int], circles, margin: float) -> np.ndarray:
-    """(rows, cols) booleans: cells whose centre lies within margin * r of some circle (x, y, r)."""
+def cells_near_circles(shape: tuple[int, int], grid: tuple[int, int], circles, margin: float = DISC_MARGIN) -> np.ndarray:
+    """(rows, cols) booleans: cells whose centre lies within margin * r of some circle (x, y, r):
+    a disc and its shadow hide the board but are no reason for doubt."""
     height, width = shape
     cols, rows = grid
     cx = (np.arange(cols) + 0.5) * width / cols
