@@ -3,7 +3,7 @@
 Prints, per session and overall: exact-position accuracy (every tower exactly right), per-disc
 accuracy and the median / 95th-percentile milliseconds per frame of `recognize`.
 
-    python3 benchmarks/bench_varanasi_vision.py [BENCH_DIR] [--verbose]
+    taskset -c 0 python3 benchmarks/bench_varanasi_vision.py [BENCH_DIR] [--verbose]
 
 BENCH_DIR defaults to ../shared/bench/varanasi next to the repository.
 """
@@ -14,6 +14,7 @@ import sys
 import time
 from pathlib import Path
 
+import cv2
 import numpy as np
 
 from calibration.varanasi import calibrate
@@ -83,6 +84,8 @@ def report(name: str, result: dict) -> None:
 
 
 def main(argv: list[str]) -> int:
+    # The target is per frame on one core: keep OpenCV from spreading over the others.
+    cv2.setNumThreads(1)
     verbose = "--verbose" in argv
     folders = [a for a in argv if not a.startswith("--")]
     bench = Path(folders[0]) if folders else DEFAULT_BENCH
