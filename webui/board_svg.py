@@ -11,8 +11,10 @@ from engines.errors import ArbiterError
 
 # Disc widths in the side view grow with the size digit; 1..4 are the standard set's sizes.
 _DISC_WIDTH = {1: 44, 2: 62, 3: 80, 4: 98}
-_DISC_HEIGHT = 22
+_DISC_HEIGHT = 26
 _TOWER_PITCH = 112
+_TOWERS_PER_ROW = 3
+_ROW_GAP = 44  # below each row of towers: the base line and the tower's number
 
 
 def disc_parts(code: str) -> tuple[int, str]:
@@ -39,16 +41,22 @@ def _ink_on(fill: str) -> str:
 
 
 def varanasi_svg(state: dict, pieceset: dict | None = None) -> str:
-    """Towers as side-view stacks, bottom disc at the bottom, size digit written on each disc."""
+    """Towers as side-view stacks, bottom disc at the bottom, size digit written on each disc.
+
+    Towers go three to a row, so that a phone-width drawing keeps the discs big enough to tap.
+    """
     stacks = state.get("stacks", [])
     tallest = max((len(s) for s in stacks), default=1)
-    width = max(1, len(stacks)) * _TOWER_PITCH
-    height = (tallest + 1) * _DISC_HEIGHT + 30
+    row_height = tallest * _DISC_HEIGHT + _ROW_GAP
+    rows = max(1, -(-len(stacks) // _TOWERS_PER_ROW))
+    width = min(max(1, len(stacks)), _TOWERS_PER_ROW) * _TOWER_PITCH
+    height = rows * row_height
     parts = [f'<svg class="board varanasi" viewBox="0 0 {width} {height}" role="img" '
              f'aria-label="{len(stacks)} towers" xmlns="http://www.w3.org/2000/svg">']
-    floor = height - 26
     for index, stack in enumerate(stacks):
-        centre = index * _TOWER_PITCH + _TOWER_PITCH // 2
+        row, column = divmod(index, _TOWERS_PER_ROW)
+        centre = column * _TOWER_PITCH + _TOWER_PITCH // 2
+        floor = (row + 1) * row_height - _ROW_GAP + 8
         parts.append(f'<line x1="{centre - 52}" x2="{centre + 52}" y1="{floor + 1}" y2="{floor + 1}" '
                      f'class="base"/>')
         for level, code in enumerate(stack):
@@ -61,8 +69,8 @@ def varanasi_svg(state: dict, pieceset: dict | None = None) -> str:
                 f'<title>{escape(code)}</title>'
                 f'<rect x="{centre - disc_width / 2}" y="{top}" width="{disc_width}" height="{_DISC_HEIGHT - 2}" '
                 f'rx="6" fill="{fill}"/>'
-                f'<text x="{centre}" y="{top + 16}" fill="{_ink_on(fill)}">{size}</text></g>')
-        parts.append(f'<text class="label" x="{centre}" y="{height - 6}">{index + 1}</text>')
+                f'<text x="{centre}" y="{top + _DISC_HEIGHT - 7}" fill="{_ink_on(fill)}">{size}</text></g>')
+        parts.append(f'<text class="label" x="{centre}" y="{floor + 24}">{index + 1}</text>')
     parts.append("</svg>")
     return "".join(parts)
 

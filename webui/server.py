@@ -24,14 +24,18 @@ from webui.app import create_app
 from webui.companion import Companion, LatestObservation
 from webui.security import check_bind
 
-DEMO_GAME = "wari-demo.json"
+DEMO_GAMES = {"wari": "wari-demo.json", "varanasi": "varanasi-demo.json"}
+DEFAULT_DEMO = "wari"
+DEMO_PIECES = "nestor-standard.json"
 # Frames each position of the demo stays still (at the simulated camera's 10 fps): long enough to
 # watch a move land, short enough that the whole game plays in about a minute.
 DEMO_STILL_FRAMES = 25
-# The demo table: coloured glass beads under one lamp (the synthetic renderer's session).
-DEMO_STYLE = "glass"
-DEMO_SESSION = 2
-DEMO_SEED = 3
+# The demo tables: a renderer seed per game (where towers stand, how seeds lie, sensor noise),
+# picked where the recognisers read the whole bundled game (checked by tests/webui/test_demo_chain.py).
+DEMO_SEEDS = {"wari": 3, "varanasi": 9}
+# The Wari demo table: coloured glass beads under one lamp (the synthetic renderer's session).
+DEMO_WARI_STYLE = "glass"
+DEMO_WARI_SESSION = 2
 
 
 def build_companion(rules, profile: dict, camera, store, player_names=()) -> Companion:
@@ -125,64 +129,81 @@ def serve(args) -> int:
 # ---------------------------------------------------------------------------------------------
 # The demo
 
-def load_demo_game(name: str = DEMO_GAME) -> dict:
-    """The bundled demo game: rules, players and the moves, one with a seed dropped in the wrong pit."""
-    text = resources.files("webui.demo").joinpath(name).read_text(encoding="utf-8")
+def load_demo_game(game: str) -> dict:
+    """A bundled demo game: rules, players, the opening (where the game has no standard start), moves."""
+    if game not in DEMO_GAMES:
+        raise ArbiterError(f"no demo for {game!r}: expected one of {', '.join(DEMO_GAMES)}")
+    text = resources.files("webui.demo").joinpath(DEMO_GAMES[game]).read_text(encoding="utf-8")
     return json.loads(text)
 
 
 def demo_positions(game: dict) -> tuple[object, list[dict]]:
     """The rules and every table position the demo camera shows, in order.
 
-    A step `{"move": M}` shows the position after M. A step with `"slip": [FROM, TO]` first shows
-    the table with one seed of pit FROM dropped in pit TO instead (the illegal move the companion
-    must catch), then the position after M (the player puts the seed right).
+    A step `{"move": M}` shows the position after M. A step that also has `"instead": {...}` first
+    shows the position after M with those keys replaced (the illegal move the companion must catch:
+    a seed dropped one pit too far, a disc left behind), then the position after M (the player puts
+    it right). The demo refuses an `instead` that some legal move would explain.
     """
     rules = load_rules(game["rules"])
-    state = rules.start()
+    state = rules.state_from_json(game["start"]) if "start" in game else rules.start()
     shown = [state.to_json()]
     for number, step in enumerate(game["steps"], 1):
         after = rules.apply(state, rules.move_from_json(step["move"]))
-        if "slip" in step:
-            slipped = after.to_json()
-            source, target = step["slip"]
-            if slipped["pits"][source] == 0:
-                raise ArbiterError(f"demo step {number}: pit {source} is empty, no seed to slip")
-            slipped["pits"][source] -= 1
-            slipped["pits"][target] += 1
-            if rules.explain(state, rules.state_from_json(slipped)).legal:
-                raise ArbiterError(f"demo step {number}: the slipped seed still makes a legal move")
-            shown.append(slipped)
+        if "instead" in step:
+            mistaken = {**after.to_json(), **step["instead"]}
+            if rules.explain(state, rules.state_from_json(mistaken)).legal:
+                raise ArbiterError(f"demo step {number}: the mistaken table is still a legal move")
+            shown.append(mistaken)
         shown.append(after.to_json())
         state = after
     return rules, shown
 
 
-def build_demo(db_path: str | Path, still_frames: int = DEMO_STILL_FRAMES, realtime: bool = True) -> Companion:
-    """The demo's companion: a simulated camera shows the bundled game to the real chain."""
-    from arbiter.store import Store
+def demo_table(game: str, positions: list[dict]) -> tuple[dict, list]:
+    """A calibration profile and the simulated camera's pictures of every position.
+
+    The profile is made like a newcomer would make it: from the camera's own calibration picture
+    (Varanasi: every disc of the standard set laid out; Wari: the board at the start).
+    """
+    if game == "varanasi":
+        from calibration.varanasi import calibrate
+        from device.synthetic_varanasi import render_calibration, render_table
+
+        pieceset = json.loads(resources.files("calibration").joinpath("pieces", DEMO_PIECES).read_text("utf-8"))
+        seed = DEMO_SEEDS[game]
+        profile = calibrate(render_calibration(pieceset, seed=seed), pieceset)
+        return profile, [render_table(p, pieceset, seed=seed) for p in positions]
     from calibration.wari import calibrate
-    from device.cameras import SimulatedCamera
     from device.synthetic_wari import render_board
 
-    game = load_demo_game()
-    rules, positions = demo_positions(game)
-    pictures = [render_board(p["pits"], p["stores"], seed=DEMO_SEED, style=DEMO_STYLE, session=DEMO_SESSION)
-                for p in positions]
-    # Calibrate like a newcomer would: from the camera's own picture of the start position.
-    profile = calibrate(pictures[0])
-    camera = SimulatedCamera(pictures, still_frames=still_frames, seed=DEMO_SEED, realtime=realtime,
-                             name="demo")
-    return build_companion(rules, profile, camera, Store(db_path), game.get("players", ()))
+    pictures = [render_board(p["pits"], p["stores"], seed=DEMO_SEEDS[game], style=DEMO_WARI_STYLE,
+                             session=DEMO_WARI_SESSION) for p in positions]
+    return calibrate(pictures[0]), pictures
 
 
-def start_demo(host: str, port: int, pin: str | None, still_frames: int = DEMO_STILL_FRAMES) -> Running:
+def build_demo(db_path: str | Path, game: str = DEFAULT_DEMO, still_frames: int = DEMO_STILL_FRAMES,
+               realtime: bool = True) -> Companion:
+    """The demo's companion: a simulated camera shows a bundled game to the real chain."""
+    from arbiter.store import Store
+    from device.cameras import SimulatedCamera
+
+    record = load_demo_game(game)
+    rules, positions = demo_positions(record)
+    profile, pictures = demo_table(game, positions)
+    camera = SimulatedCamera(pictures, still_frames=still_frames, seed=DEMO_SEEDS[game], realtime=realtime,
+                             name=f"demo:{game}")
+    return build_companion(rules, profile, camera, Store(db_path), record.get("players", ()))
+
+
+def start_demo(host: str, port: int, pin: str | None, game: str = DEFAULT_DEMO,
+               still_frames: int = DEMO_STILL_FRAMES) -> Running:
     """The demo served in the background with a throw-away record store."""
     check_bind(host, pin)
     folder = tempfile.mkdtemp(prefix="arbiter-demo-")
     companion = None
     try:
-        companion = build_demo(Path(folder) / "demo.sqlite3", still_frames)
+        companion = build_demo(Path(folder) / "demo.sqlite3", game, still_frames)
         return start_serving(companion, host, port, pin, cleanup=lambda: shutil.rmtree(folder, ignore_errors=True))
     except BaseException:
         if companion is not None:
@@ -192,6 +213,7 @@ def start_demo(host: str, port: int, pin: str | None, still_frames: int = DEMO_S
 
 
 def demo(args) -> int:
-    """`arbiter demo [--host H] [--port N] [--pin X]`: no camera, no calibration, no set-up."""
-    running = start_demo(args.host, args.port, args.pin)
-    return serve_until_interrupted(running, "demo (a simulated camera plays a Wari game)")
+    """`arbiter demo [--game wari|varanasi] [--host H] [--port N] [--pin X]`: no camera, no set-up."""
+    game = getattr(args, "game", None) or DEFAULT_DEMO
+    running = start_demo(args.host, args.port, args.pin, game)
+    return serve_until_interrupted(running, f"demo (a simulated camera plays a {game.capitalize()} game)")

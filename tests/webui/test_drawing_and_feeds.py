@@ -110,20 +110,30 @@ def test_calibration_upload_must_be_an_image(client):
     assert response.status_code == 400 and "not a readable image" in response.get_data(as_text=True)
 
 
-def test_demo_game_is_legal_except_for_its_one_slipped_seed():
-    game = load_demo_game()
+@pytest.mark.parametrize("name", ["wari", "varanasi"])
+def test_demo_games_are_legal_except_for_their_one_mistake(name):
+    game = load_demo_game(name)
     rules, positions = demo_positions(game)
     judged = [rules.explain(rules.state_from_json(a), rules.state_from_json(b)).legal
               for a, b in zip(positions, positions[1:])]
-    slipped = [index for index, step in enumerate(game["steps"]) if "slip" in step]
-    assert len(slipped) == 1
-    # The slipped picture comes right after the position before that step, then the true one.
-    assert judged.count(False) == 2 and judged[slipped[0]] is False
+    mistaken = [index for index, step in enumerate(game["steps"]) if "instead" in step]
+    assert len(mistaken) == 1
+    # The mistaken picture comes right after the position before that step, then the true one;
+    # every other change on the table is a legal move.
+    step = mistaken[0]
+    assert judged[step] is False
+    assert all(legal for index, legal in enumerate(judged) if index not in (step, step + 1))
     assert len(positions) == len(game["steps"]) + 2
 
 
-def test_demo_refuses_a_slip_from_an_empty_pit():
+def test_demo_refuses_a_mistake_that_a_legal_move_explains():
     game = {"rules": {"game": "wari", "variant": "pbmserv"},
-            "steps": [{"move": {"player": "south", "pit": "a"}, "slip": [0, 1]}]}
-    with pytest.raises(ArbiterError, match="pit 0 is empty"):
+            "steps": [{"move": {"player": "south", "pit": "a"},
+                       "instead": {"pits": [0, 5, 5, 5, 5, 4, 4, 4, 4, 4, 4, 4]}}]}
+    with pytest.raises(ArbiterError, match="demo step 1: the mistaken table is still a legal move"):
         demo_positions(game)
+
+
+def test_unknown_demo_is_refused():
+    with pytest.raises(ArbiterError, match="no demo for 'chess'"):
+        load_demo_game("chess")
