@@ -57,10 +57,9 @@ PRESENCE_SOFTNESS = 0.06
 # A disc found by edges alone, with no coloured disc in its tower, needs as much rim as the
 # weakest calibration disc showed: arcs of the board's drawing must not make towers.
 ALONE_MIDPOINT = 1.0
-# The colour footprint shortlists this many sizes, nearest radius first; ties in rim coverage
-# within CHAIN_TIE go to the nearest.
+# The colour footprint shortlists this many sizes, nearest radius first; the nearest stands
+# unless its rim does not show.
 CHAIN_SIZE_CHOICES = 2
-CHAIN_TIE = 0.05
 # A size bigger than the bottom disc's is kept as a doubtful slot when its presence reaches this.
 DOUBTFUL = 0.05
 # Labels are read on the reduced frame, box-averaged over this many pixels across.
@@ -238,6 +237,7 @@ class _Frame:
     board: dict
     board_area: np.ndarray | None
     weakest_rim: float
+    rims: tuple[float, ...]  # rim coverage of a lone disc of each colour, in colour order
     weakest_votes: float
 
     @classmethod
@@ -249,14 +249,15 @@ class _Frame:
             pieces = PieceSet.from_json(profile["pieceset"])
             scale = ScaleField(*profile["px_per_mm"])
             colours = ColourModel.from_profile({c: profile["colours"][c] for c in pieces.colours})
-            weakest = min(float(profile["colours"][c]["rim_coverage"]) for c in pieces.colours)
+            rims = tuple(float(profile["colours"][c]["rim_coverage"]) for c in pieces.colours)
+            weakest = min(rims)
             weakest_votes = min(float(profile["colours"][c]["rim_votes"]) for c in pieces.colours)
             board = profile["board"]
             area = profile.get("board_area")
             board_area = np.array([[ch == "#" for ch in row] for row in area]) if area else None
         except (KeyError, TypeError, ValueError, np.linalg.LinAlgError) as exc:
             raise ArbiterError(f"Varanasi profile is incomplete or damaged ({exc.__class__.__name__}: {exc}); calibrate again") from None
-        return cls(pieces, scale, colours, board, board_area, weakest, weakest_votes)
+        return cls(pieces, scale, colours, board, board_area, weakest, rims, weakest_votes)
 
 
 def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
@@ -296,10 +297,12 @@ def _seeds(edges, frame: _Frame) -> list[np.ndarray]:
     return [np.array([x, y], dtype=float) for x, y, _ in kept]
 
 
-def _edge_presence(coverage: float, frame: _Frame, alone: bool = False) -> float:
-    """Presence from rim coverage; a disc with nothing else in its tower to back it up must show
-    nearly as much rim as the weakest disc did in calibration."""
-    midpoint = (ALONE_MIDPOINT if alone else PRESENCE_MIDPOINT) * frame.weakest_rim
+def _edge_presence(coverage: float, frame: _Frame, alone: bool = False, colour: int | None = None) -> float:
+    """Presence from rim coverage, judged against how much rim a lone disc of its colour (when
+    known, else of the weakest colour) showed in calibration; a disc with nothing else in its
+    tower to back it up must show nearly all of that."""
+    rim = frame.weakest_rim if colour is None else frame.rims[colour]
+    midpoint = (ALONE_MIDPOINT if alone else PRESENCE_MIDPOINT) * rim
     return float(1.0 / (1.0 + np.exp(-(coverage - midpoint) / PRESENCE_SOFTNESS)))
 
 
@@ -345,11 +348,14 @@ def _read_tower(image_bgr, work_lab, frame: _Frame, seed_full, threshold: float)
         reference = below[-1] if below else (above[0] if above else seed)
         search = (edges, reference, radius, step if below or above else reach, known, gap)
         centre, coverage = best_circle(*search, EDGE_STRICTNESS)
-        if below and _ring_colour(labels, len(frame.colours.names), centre, radius) == below_colour:
+        same_colour = below and _ring_colour(labels, len(frame.colours.names), centre, radius) == below_colour
+        if same_colour:
             # On a disc of its own colour only the thin dark line of its side shows; shadows
             # and face texture of that colour would pass for edges.
             centre, coverage = best_circle(*search, 1.0, valley=True)
-        presence = _edge_presence(coverage, frame, alone=not chain and not below)
+        presence = _edge_presence(
+            coverage, frame, alone=not chain and not below, colour=below_colour if same_colour else None
+        )
         if presence >= DOUBTFUL or any(p >= 0.5 for *_, p in slots):
             slots.append((size, centre, radius, presence))
     if not any(p >= 0.5 for *_, p in slots):
@@ -408,11 +414,13 @@ def _colour_chain(labels, edges, frame: _Frame, seed, radii: dict, reach: float)
     reference, below = np.asarray(seed, dtype=float), None
     chain: dict[int, tuple[np.ndarray, float]] = {}
     while True:
-        mask = cv2.morphologyEx(footprint.astype(np.uint8), cv2.MORPH_OPEN, opening)
+        # Holes are filled before looking near the reference: a disc the colour of the board
+        # on top leaves the footprint a ring around the vote peak.
+        mask = _fill_holes(cv2.morphologyEx(footprint.astype(np.uint8), cv2.MORPH_OPEN, opening))
         mask = _component_near(mask, reference, reach if below is None else spacing * 4)
         if mask is None:
             break
-        distance = cv2.distanceTransform(_fill_holes(mask), cv2.DIST_L2, 5)
+        distance = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
         # Only a disc centred near the reference belongs to this tower: shadows can join the
         # footprint to a neighbouring tower's.
         zone = reach if below is None else spacing * 4
@@ -428,9 +436,12 @@ def _colour_chain(labels, edges, frame: _Frame, seed, radii: dict, reach: float)
         if abs(found - expected[nearest[0]]) > 1.5 * spacing:
             break
         # Pixel colours blur at rims (and white nearly matches a cream board), so the fitted
-        # radius only shortlists sizes; the rim that shows best among them decides.
+        # radius only shortlists sizes; when the nearest one's rim does not show, the rim that
+        # shows best decides.
         fits = {s: best_circle(edges, (cx, cy), expected[s], 0.5 * spacing) for s in nearest}
-        size = max(nearest, key=lambda s: fits[s][1] + (CHAIN_TIE if s == nearest[0] else 0.0))
+        size = nearest[0]
+        if _edge_presence(fits[size][1], frame) < 0.5:
+            size = max(nearest, key=lambda s: fits[s][1])
         centre, radius = fits[size][0], expected[size]
         miss = abs(found - radius)
         presence = float(1.0 / (1.0 + np.exp(-(0.5 * spacing - miss) / (0.08 * spacing))))
