@@ -286,9 +286,10 @@ class Tracker:
 
     Events are dicts with a "type": "status" (status changes: moving / hand / stable / no_board),
     "transition" (a judged move: the replay transition object), "illegal" (the transition plus
-    `snapshot_before` / `snapshot_after` paths), "override", "accept", "restored", "over" (result),
+    `snapshot_before` / `snapshot_after` paths), "override", "accept", "restored", "over" (a
+    game's result), "match" (a Varanasi match's standing), "game" (the next game begins),
     "camera" (lost / reopened) and "error" (message). Subscribers are called on the tracker's
-    thread; keep them short (put the event on a queue).
+    thread; keep them short (put the event on a queue). docs/tracker.md lists their keys.
     """
 
     def __init__(self, rules, profile: dict, store, game_id: int, *, gate=None,
