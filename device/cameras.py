@@ -123,7 +123,8 @@ class Picamera2Camera:
                 "AnalogueGain": settled["AnalogueGain"],
                 "ColourGains": settled["ColourGains"],
             })
-        except (RuntimeError, OSError, KeyError) as exc:
+        except (RuntimeError, OSError, KeyError, IndexError) as exc:
+            # IndexError: Picamera2() with no camera attached looks past the end of its camera list.
             raise CameraLost(f"the Raspberry Pi camera cannot be opened: {exc}") from None
         self._camera = camera
 
