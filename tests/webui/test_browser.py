@@ -5,6 +5,7 @@ Needs Debian's `chromium` (installed by .ci/run) and the `playwright` Python pac
 drives the system browser, never a downloaded one.
 """
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -48,8 +49,11 @@ def test_demo_moves_arrive_live_and_the_illegal_move_is_flagged(demo_url, browse
     page = browser.new_page(viewport=DESKTOP)
     page.goto(demo_url + "/table")
     expect(page.locator("#live")).to_have_text("live", timeout=10_000)
-    first_move = page.locator("#log .entry.move").first
-    expect(first_move).to_contain_text("South", timeout=20_000)
+    # A move judged after the page loaded arrives over the event stream, without a reload.
+    moves_at_load = page.locator("#log .entry.move").count()
+    page.wait_for_function(f"document.querySelectorAll('#log .entry.move').length > {moves_at_load}",
+                           timeout=20_000)
+    expect(page.locator("#log .entry.move .text").first).to_have_text(re.compile(r"^(South|North) [a-f]$"))
     alert = page.locator("#alert")
     expect(alert).to_be_visible(timeout=40_000)
     expect(page.locator("#alert-reason")).not_to_be_empty()
