@@ -54,9 +54,9 @@ SEED_SHARE = 0.6
 # calibration (a white disc on a cream board shows only its shadowed side).
 PRESENCE_MIDPOINT = 0.55
 PRESENCE_SOFTNESS = 0.06
-# A disc found by edges alone, with no coloured disc in its tower, needs as much rim as the
+# A disc found by edges alone, with no coloured disc in its tower, needs nearly as much rim as the
 # weakest calibration disc showed: arcs of the board's drawing must not make towers.
-ALONE_MIDPOINT = 1.0
+ALONE_MIDPOINT = 0.9
 # The colour footprint shortlists this many sizes, nearest radius first; the nearest stands
 # unless its rim does not show.
 CHAIN_SIZE_CHOICES = 2
