@@ -20,7 +20,7 @@ import numpy as np
 
 from engines.errors import ArbiterError
 from vision.varanasi_assignment import assign
-from vision.varanasi_colour import ColourModel, colour_statistics, trimmed_pixels
+from vision.varanasi_colour import ColourModel, colour_statistics
 from vision.varanasi_geometry import (
     ScaleField,
     best_circle,
@@ -438,9 +438,10 @@ def _colour_chain(labels, edges, frame: _Frame, seed, radii: dict, reach: float)
         # Pixel colours blur at rims (and white nearly matches a cream board), so the fitted
         # radius only shortlists sizes; when the nearest one's rim does not show, the rim that
         # shows best decides.
-        fits = {s: best_circle(edges, (cx, cy), expected[s], 0.5 * spacing) for s in nearest}
+        fits = {nearest[0]: best_circle(edges, (cx, cy), expected[nearest[0]], 0.5 * spacing)}
         size = nearest[0]
         if _edge_presence(fits[size][1], frame) < 0.5:
+            fits.update({s: best_circle(edges, (cx, cy), expected[s], 0.5 * spacing) for s in nearest[1:]})
             size = max(nearest, key=lambda s: fits[s][1])
         centre, radius = fits[size][0], expected[size]
         miss = abs(found - radius)
@@ -522,7 +523,7 @@ def _colour_probabilities(pixels: np.ndarray, colours: ColourModel) -> np.ndarra
     """Posterior over colour names of a ring's pixels; flat when the ring is hidden."""
     if len(pixels) < MIN_RING_PIXELS:
         return np.full(len(colours.names), 1.0 / len(colours.names))
-    typical = np.median(trimmed_pixels(pixels.astype(float)), axis=0)
+    typical = np.median(pixels, axis=0)
     log_likelihood = colours.log_likelihoods(typical)[0]
     weights = np.exp(log_likelihood - log_likelihood.max())
     return weights / weights.sum()
