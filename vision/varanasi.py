@@ -472,9 +472,13 @@ def _component_near(mask: np.ndarray, point, reach: float):
     count, components, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if count <= 1:
         return None
-    yy, xx = np.nonzero(components)
+    height, width = mask.shape
+    x0, x1 = max(0, int(point[0] - reach)), min(width, int(point[0] + reach) + 1)
+    y0, y1 = max(0, int(point[1] - reach)), min(height, int(point[1] + reach) + 1)
+    yy, xx = np.mgrid[y0:y1, x0:x1]
     near = (xx - point[0]) ** 2 + (yy - point[1]) ** 2 <= reach * reach
-    ids = np.unique(components[yy[near], xx[near]])
+    ids = np.unique(components[y0:y1, x0:x1][near])
+    ids = ids[ids > 0]
     if len(ids) == 0:
         return None
     best = max(ids, key=lambda i: stats[i, cv2.CC_STAT_AREA])
