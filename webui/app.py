@@ -20,8 +20,7 @@ def _error_response(status: int, message: str):
     return render_template("error.html", status=status, message=message), status
 
 
-def create_app(companion, *, pin: str | None = None, profile_path: str | Path | None = None,
-               pieces_path: str | Path | None = None) -> Flask:
+def create_app(companion, *, pin: str | None = None, profile_path: str | Path | None = None) -> Flask:
     """The web companion for one table.
 
     `companion` is a `webui.companion.Companion` (its store also keeps players and tournaments);
@@ -33,7 +32,6 @@ def create_app(companion, *, pin: str | None = None, profile_path: str | Path | 
     app = Flask(__name__)
     app.extensions["arbiter_companion"] = companion
     app.config["ARBITER_PROFILE_PATH"] = str(profile_path) if profile_path else None
-    app.config["ARBITER_PIECES_PATH"] = str(pieces_path) if pieces_path else None
     security.install(app, pin)
     for blueprint in (table.bp, scores.bp, tournament.bp, calibrate.bp):
         app.register_blueprint(blueprint)

@@ -11,7 +11,7 @@ import threading
 
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
 
-from calibration.profiles import load_json_file, save_profile
+from calibration.profiles import save_profile
 from engines.errors import ArbiterError
 from vision.io import decode_image
 from webui.companion import encode_jpeg, overlay_drawer
@@ -33,8 +33,8 @@ def calibrate_image(game: str, image) -> dict:
     if game == "varanasi":
         from calibration.varanasi import calibrate
 
-        pieces_path = current_app.config["ARBITER_PIECES_PATH"]
-        pieceset = load_json_file(pieces_path, "piece-set file") if pieces_path else companion().pieceset
+        # Recalibrating keeps the table's piece set: the one the current profile was made with.
+        pieceset = companion().pieceset
         if not pieceset:
             raise ArbiterError("calibrating Varanasi needs the piece set: start the companion with a profile")
         return calibrate(image, pieceset)
