@@ -333,22 +333,25 @@ def _read_tower(image_bgr, work_lab, frame: _Frame, seed_full, threshold: float)
     chain = _colour_chain(labels, edges, frame, seed, radii, reach)
     gap = EDGE_GAP_MM * px_per_mm
     slots = []  # (size, centre, radius, presence), biggest first
+    colour_below: dict[int, int | None] = {}  # colour label just inside each slot's rim
     for size in sorted(pieces.sizes, reverse=True):
         level = sum(1 for s in slots if s[3] >= 0.5)
         radius = radii[size] * _growth(level, pieces)
         if size in chain:
-            centre, presence, _ = chain[size]
+            centre, presence, colour_below[size] = chain[size]
             slots.append((size, centre, radius, presence))
             continue
         known = [(c[0], c[1], radii[s] * _growth(level, pieces)) for s, (c, *_) in chain.items()]
         known += [(c[0], c[1], r) for _, c, r, p in slots if p >= 0.5 and (c[0], c[1], r) not in known]
         below = [c for s, c, _, p in slots if p >= 0.5]
-        below_colour = next((chain[s][2] for s in sorted(chain) if s > size), None) if below else None
+        # The colour label of the disc this one would rest on (None: board-like, e.g. white).
+        below_colour = colour_below[[s for s, _, _, p in slots if p >= 0.5][-1]] if below else None
         above = [chain[s][0] for s in sorted(chain, reverse=True) if s < size]
         reference = below[-1] if below else (above[0] if above else seed)
         search = (edges, reference, radius, step if below or above else reach, known, gap)
         centre, coverage = best_circle(*search, EDGE_STRICTNESS)
-        same_colour = below and _ring_colour(labels, len(frame.colours.names), centre, radius) == below_colour
+        ring = _ring_colour(labels, len(frame.colours.names), centre, radius)
+        same_colour = below and ring is not None and ring == below_colour
         if same_colour:
             # On a disc of its own colour only the thin dark line of its side shows; shadows
             # and face texture of that colour would pass for edges.
@@ -358,6 +361,7 @@ def _read_tower(image_bgr, work_lab, frame: _Frame, seed_full, threshold: float)
         )
         if presence >= DOUBTFUL or any(p >= 0.5 for *_, p in slots):
             slots.append((size, centre, radius, presence))
+            colour_below[size] = ring
     if not any(p >= 0.5 for *_, p in slots):
         return None
     return TowerReading(tuple(_colour_slots(edges.lab, labels, origin, frame, slots)))
