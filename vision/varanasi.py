@@ -74,7 +74,7 @@ LOCAL_BOARD_FLOOR = 1.0
 LABEL_SIGMA = 4.0
 # Edge-only tests need edges this many times stronger than the noise threshold: disc faces
 # have texture, and there is no colour change to back the edge up.
-EDGE_STRICTNESS = 2.0
+EDGE_STRICTNESS = 1.5
 # Edge tests ignore this band (mm) around rims already found: their thick edges would answer.
 EDGE_GAP_MM = 2.5
 # A disc's own colour is read this far (in size spacings) inside its rim, clear of its side.
