@@ -73,7 +73,7 @@ LOCAL_BOARD_FLOOR = 1.0
 # Pixels farther than this (in standard deviations) from every colour and the board are OTHER.
 LABEL_SIGMA = 4.0
 # Edge-only tests need edges this many times stronger than the noise threshold: disc faces
-# have texture, and there is no colour change to back the edge up.
+# have texture; much more would lose colour edges, which JPEG's chroma subsampling blurs.
 EDGE_STRICTNESS = 1.5
 # Edge tests ignore this band (mm) around rims already found: their thick edges would answer.
 EDGE_GAP_MM = 2.5
