@@ -76,7 +76,8 @@ def edge_field(image_bgr: np.ndarray, threshold: float | None = None) -> EdgeFie
         best = np.maximum(best, strength[..., channel])
     magnitude = np.sqrt(best)
     if threshold is None:
-        threshold = max(EDGE_FLOOR, EDGE_NOISE_FACTOR * float(np.median(magnitude)))
+        # Every fourth pixel each way is plenty for a median, at a sixteenth of the cost.
+        threshold = max(EDGE_FLOOR, EDGE_NOISE_FACTOR * float(np.median(magnitude[::4, ::4])))
     return EdgeField(lab, best_gx, best_gy, magnitude, threshold)
 
 
