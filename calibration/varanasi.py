@@ -87,7 +87,7 @@ def calibrate(image_bgr: np.ndarray, pieceset_json) -> dict:
             **colour_statistics(np.concatenate([trimmed_pixels(pixels[i]) for i in mine])),
             "hint_srgb": list(pieces.hints_srgb[pieces.colours.index(colour)]),
             "rim_coverage": round(float(np.median(coverage)), 3),
-            "rim_votes": round(float(np.min(peaks)), 4),
+            "rim_votes": round(float(np.median(peaks)), 4),
         }
     board = _board_pixels(lab, [circles[i] for i in disc_ids])
     board_model = colour_statistics(board)

@@ -272,6 +272,8 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
         # A weaker vote peak inside a tower already read is that tower again (an upper disc).
         if any(np.hypot(*(seed - t.discs[0].centre)) < t.discs[0].radius for t in towers):
             continue
+        if len(towers) == len(frame.pieces.sizes) * len(frame.pieces.colours):
+            break  # a tower per disc of the set already: the rest cannot be towers
         tower = _read_tower(image_bgr, edges.lab, frame, seed, threshold)
         if tower is not None:
             towers.append(tower)
