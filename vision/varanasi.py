@@ -239,6 +239,7 @@ class _Frame:
     weakest_rim: float
     rims: tuple[float, ...]  # rim coverage of a lone disc of each colour, in colour order
     weakest_votes: float
+    image_size: tuple[int, int] | None
 
     @classmethod
     def from_profile(cls, profile: dict) -> "_Frame":
@@ -252,12 +253,14 @@ class _Frame:
             rims = tuple(float(profile["colours"][c]["rim_coverage"]) for c in pieces.colours)
             weakest = min(rims)
             weakest_votes = min(float(profile["colours"][c]["rim_votes"]) for c in pieces.colours)
+            size = profile.get("image_size")
+            image_size = (int(size[0]), int(size[1])) if size else None
             board = profile["board"]
             area = profile.get("board_area")
             board_area = np.array([[ch == "#" for ch in row] for row in area]) if area else None
         except (KeyError, TypeError, ValueError, np.linalg.LinAlgError) as exc:
             raise ArbiterError(f"Varanasi profile is incomplete or damaged ({exc.__class__.__name__}: {exc}); calibrate again") from None
-        return cls(pieces, scale, colours, board, board_area, weakest, rims, weakest_votes)
+        return cls(pieces, scale, colours, board, board_area, weakest, rims, weakest_votes, image_size)
 
 
 def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
@@ -265,6 +268,13 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
     frame = _Frame.from_profile(profile)
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or min(image_bgr.shape[:2]) < 16:
         raise ArbiterError("the frame is not a colour image")
+    height, width = image_bgr.shape[:2]
+    if frame.image_size is not None and (width, height) != frame.image_size:
+        # Radii and the scale across the view are in the calibration photo's pixels.
+        raise ArbiterError(
+            f"the frame is {width}x{height} but the profile was calibrated on "
+            f"{frame.image_size[0]}x{frame.image_size[1]} frames; calibrate this camera mode"
+        )
     edges = edge_field(reduce(image_bgr))
     threshold = full_resolution_threshold(image_bgr)
     towers: list[TowerReading] = []

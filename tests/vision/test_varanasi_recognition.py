@@ -140,6 +140,11 @@ def test_profile_of_another_game_is_an_error():
         recognize_any(image, {"game": "varanasi"})
 
 
+def test_frame_of_another_size_than_calibration_is_an_error(profile):
+    with pytest.raises(ArbiterError, match="640x480 but the profile was calibrated on 1280x960"):
+        recognize(np.zeros((480, 640, 3), np.uint8), profile)
+
+
 @pytest.mark.parametrize("kind", ["black", "white", "noise"])
 def test_frames_without_a_board_give_low_confidence(profile, kind):
     rng = np.random.default_rng(1)
