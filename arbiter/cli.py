@@ -112,6 +112,12 @@ def cmd_run(args) -> int:
     return run_table(args)
 
 
+def cmd_export(args) -> int:
+    from arbiter.run import export_results
+
+    return export_results(args)
+
+
 def cmd_serve(args) -> int:
     from webui.server import serve
 
@@ -158,17 +164,25 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="judge a live table from a camera into the record store")
     p.add_argument("--game", required=True, choices=["varanasi", "wari"])
-    p.add_argument("--camera", required=True, help="picamera2 | usb:N | file:PATH | folder:DIR | sim:...")
+    p.add_argument("--camera", required=True, help="picamera2 | usb:N | file:PATH | folder:DIR | rtsp://... | sim:GAME[:SEED]")
     p.add_argument("--profile", required=True)
     p.add_argument("--rules", help="rules JSON (default: the game's defaults)")
     p.add_argument("--db", default="arbiter.sqlite3")
     p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("export", help="print a recorded match as JSON, or its move log as CSV")
+    p.add_argument("--db", default="arbiter.sqlite3")
+    p.add_argument("--match", type=int, help="match id (default: the latest)")
+    p.add_argument("--format", choices=["json", "csv"], default="json")
+    p.set_defaults(func=cmd_export)
 
     for name, func, helptext in (
         ("serve", cmd_serve, "the web companion for a real table"),
         ("demo", cmd_demo, "the web companion with a simulated camera and a bundled game"),
     ):
         p = sub.add_parser(name, help=helptext)
+        if name == "demo":
+            p.add_argument("--game", choices=["wari", "varanasi"], default="wari")
         if name == "serve":
             p.add_argument("--game", required=True, choices=["varanasi", "wari"])
             p.add_argument("--camera", required=True)

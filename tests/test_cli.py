@@ -154,3 +154,9 @@ def test_check_varanasi_record_stops_at_first_illegal_move(capsys, tmp_path):
     assert "red" in report["reason"]
     assert sorted(report["final"]["stacks"]) == [["3green"], ["4red", "2blue"]]
     assert report["result"]["over"] is False
+
+
+def test_export_of_a_missing_database_is_refused_without_creating_it(capsys, tmp_path):
+    db = tmp_path / "records.sqlite3"
+    assert_one_line_error(*run_cli(capsys, "export", "--db", str(db)), "no such record database")
+    assert not db.exists()
