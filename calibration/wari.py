@@ -35,15 +35,15 @@ def calibrate(image: np.ndarray) -> dict:
     centres = _pit_clusters(seed_mask)
     geometry = _fit_geometry(centres / scale, (image.shape[1], image.shape[0]), _edge_strength(frame, seed_mask), scale)
     colours = _learn_colours(frame, geometry, seed_mask)
-    measures = measure_regions(frame, geometry, colours, None)
+    measures = measure_regions(frame, geometry, colours)
     counts = CountModel.learn(geometry, measures.seed_pixels, frame.shape[1], START_SEEDS_PER_PIT)
-    spotter, spot_cue, spot_agreement = _learn_spotter(frame, geometry, colours, counts)
+    spotters, spot_agreement = _learn_spotters(frame, geometry, colours, counts)
     return {
         "game": "wari",
         "board": geometry.to_json(),
         "seed_colours": colours.to_json(),
         "counts": counts.to_json(),
-        "spotter": spotter.to_json() if spotter else None,
+        "spotters": [spotter.to_json() for spotter in spotters],
         "board_top_lab": [
             [round(float(v), 1) for v in colour] if np.isfinite(colour).all() else None
             for colour in board_top_colours(frame, geometry)
@@ -53,7 +53,7 @@ def calibrate(image: np.ndarray) -> dict:
             "pit_radius_px": round(local_scale(geometry, 2) * geometry.pit_radius, 1),
             "seed_area_px": round(float(np.median(counts.seed_area)) / scale**2, 1),
             "start_count_spread": round(counts.spread, 3),
-            "seed_spotting": spot_cue,
+            "seed_spotting": " and ".join(spotter.cue for spotter in spotters) or "area only",
             "pits_with_4_spots": spot_agreement,
         },
     }
@@ -254,12 +254,13 @@ def _board_outline(geometry: BoardGeometry, scale: float) -> np.ndarray:
     return geometry.to_image(np.array([[left, bottom], [right, bottom], [right, top], [left, top]]), scale)
 
 
-def _learn_spotter(frame: np.ndarray, geometry: BoardGeometry, colours: SeedColourModel, counts: CountModel):
-    """The seed spotter under which most pits show their 4 seeds: (spotter or None, cue, pits agreeing).
+def _learn_spotters(frame: np.ndarray, geometry: BoardGeometry, colours: SeedColourModel, counts: CountModel):
+    """The seed spotters under which most pits show their 4 seeds: (spotters, pits agreeing).
 
     Each cue is tried over a range of thresholds; the cue with the most pits showing exactly 4
     spots wins, at the middle of its best range of thresholds, as far as possible from both
-    missing seeds and counting wood grain.
+    missing seeds and counting wood grain. On a tie both cues count: each misses seeds its own
+    way, so recognition takes the larger count.
     No cue agreeing in 10 pits means counting by area alone (matte, oddly shaped seeds); pits
     agreeing on another number mean the photo is not of the start position.
     """
@@ -271,14 +272,12 @@ def _learn_spotter(frame: np.ndarray, geometry: BoardGeometry, colours: SeedColo
     }
     found = {
         cue: np.array([
-            measure_regions(frame, geometry, colours, SeedSpotter(cue, kernel, t)).spots[:PIT_COUNT] for t in thresholds
+            measure_regions(frame, geometry, colours, (SeedSpotter(cue, kernel, t),)).spots[:PIT_COUNT] for t in thresholds
         ]).astype(int)
         for cue, thresholds in trials.items()
     }
     agreement = {cue: (spots == START_SEEDS_PER_PIT).sum(axis=1) for cue, spots in found.items()}
-    # On a tie, the cue that agrees over the wider share of its thresholds is the sturdier one.
-    cue = max(SPOT_CUES, key=lambda c: (agreement[c].max(), np.mean(agreement[c] == agreement[c].max())))
-    best = int(agreement[cue].max())
+    best = max(int(agreement[cue].max()) for cue in SPOT_CUES)
     others = {
         n: max(int((spots == n).sum(axis=1).max()) for spots in found.values())
         for n in range(1, 3 * START_SEEDS_PER_PIT)
@@ -290,9 +289,13 @@ def _learn_spotter(frame: np.ndarray, geometry: BoardGeometry, colours: SeedColo
             f"the photo shows {usual} seeds in most pits: calibration needs the start position with 4 in each pit"
         )
     if best < _SPOT_AGREEMENT:
-        return None, "area only", best
-    agreeing = trials[cue][agreement[cue] == best]
+        return (), best
     # How often a pit's count is one off, from the pits that missed 4 (plus half a miss, so that
     # 12 agreeing pits do not promise perfection).
     slip = (PIT_COUNT - best + 0.5) / (PIT_COUNT + 1)
-    return SeedSpotter(cue, kernel, float((agreeing.min() + agreeing.max()) / 2), slip), cue, best
+    spotters = []
+    for cue in SPOT_CUES:
+        agreeing = trials[cue][agreement[cue] == best]
+        if len(agreeing):
+            spotters.append(SeedSpotter(cue, kernel, float((agreeing.min() + agreeing.max()) / 2), slip))
+    return tuple(spotters), best

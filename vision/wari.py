@@ -15,7 +15,7 @@ import numpy as np
 from engines.errors import ArbiterError
 from vision.wari_board import PIT_COUNT, REGION_COUNT, BoardGeometry
 from vision.wari_count import CountModel, plausible_counts
-from vision.wari_measure import SeedSpotter, board_top_colours, measure_regions
+from vision.wari_measure import SeedSpotter, board_top_colours, measure_regions, spotters_from_json
 from vision.wari_seeds import SeedColourModel, working_frame
 
 # A count outside a region's plausible set still scores this probability: a misreading costs a
@@ -35,7 +35,7 @@ class WariProfile:
     geometry: BoardGeometry
     colours: SeedColourModel
     counts: CountModel
-    spotter: SeedSpotter | None
+    spotters: tuple[SeedSpotter, ...]  # none: counting by seed area alone
     board_top: np.ndarray  # Lab colours of the board top between the pits (NaN: not seen)
 
     @classmethod
@@ -47,7 +47,7 @@ class WariProfile:
             BoardGeometry.from_json(profile.get("board")),
             SeedColourModel.from_json(profile.get("seed_colours")),
             CountModel.from_json(profile.get("counts")),
-            SeedSpotter.from_json(profile.get("spotter")),
+            spotters_from_json(profile.get("spotters")),
             _board_top_from_json(profile.get("board_top_lab")),
         )
 
@@ -100,13 +100,13 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> WariObservation:
     """Read the seed counts of every pit and store from a frame."""
     calibrated = WariProfile.from_json(profile)
     frame = _frame_for(image_bgr, calibrated.geometry)
-    spotter = calibrated.spotter
-    measures = measure_regions(frame, calibrated.geometry, calibrated.colours, spotter)
-    slip = spotter.slip if spotter else 0.0
-    posteriors = [
-        calibrated.counts.posterior(r, measures.seed_pixels[r], measures.spots[r] if spotter else None, slip)
-        for r in range(REGION_COUNT)
+    spotters, counts = calibrated.spotters, calibrated.counts
+    measures = measure_regions(frame, calibrated.geometry, calibrated.colours, spotters)
+    slip = spotters[0].slip if spotters else 0.0
+    spots = [
+        counts.spots_seen(r, measures.spots[r], measures.crowded_spots[r]) if spotters else None for r in range(REGION_COUNT)
     ]
+    posteriors = [counts.posterior(r, measures.seed_pixels[r], spots[r], slip) for r in range(REGION_COUNT)]
     regions = tuple(plausible_counts(p) for p in posteriors)
     # A hand or a shadow brings colours calibration never saw; a region cut off by the frame edge cannot be read.
     seen = (1 - measures.unknown_share[:PIT_COUNT]) * measures.visible_share[:PIT_COUNT]

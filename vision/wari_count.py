@@ -39,6 +39,9 @@ _LOG_FACTORIAL = np.cumsum(np.log(np.maximum(np.arange(MAX_SEEDS + 1), 1)))
 _FLOOR_GLARE = 1.5
 _MIN_SPREAD = 0.12  # seeds; even a perfect calibration photo leaves this much pit-to-pit variation
 _SPREAD_MARGIN = 1.3  # 12 pits give a rough spread estimate; widen rather than exclude the truth
+# Share of the floor's capacity from which a region's seeds count as crowded: piled seeds' glints
+# come closer together than seeds lying apart (see vision.wari_measure.SeedSpotter).
+_CROWDED_FILL = 0.6
 _KEPT_MASS = 0.997
 _MIN_SHOWN = 0.003
 
@@ -71,6 +74,11 @@ class CountModel:
         """Seeds' worth of area expected to show when `counts` seeds lie in the region."""
         floor = fill * self.capacity[region]
         return counts / (1 + (counts / floor) ** _SATURATION_SHARPNESS) ** (1 / _SATURATION_SHARPNESS)
+
+    def spots_seen(self, region: int, spots_apart: float, spots_crowded: float) -> float:
+        """The spot count that fits the region: counted as crowded once the seeds spotted as lying
+        apart already cover most of the floor, where seeds press together and start to pile."""
+        return spots_crowded if spots_apart >= _CROWDED_FILL * self.capacity[region] else spots_apart
 
     def posterior(
         self, region: int, seed_pixels: float, spots: float | None = None, spot_slip: float = 0.0

@@ -3,7 +3,8 @@
 Two cues per region: the pixels whose colour says "seed", and spots that each mark one visible
 seed — its glint (a lamp makes one small highlight on every seed whose top shows) or, for seeds
 without a clear glint, the centre of its round shape. Spots count seeds lying side by side even
-when they touch, which their area alone cannot tell apart.
+when they touch, which their area alone cannot tell apart. Spots are counted twice: for seeds
+lying apart, and for a crowded pile, whose seeds' glints come closer together (see SeedSpotter).
 """
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ import cv2
 import numpy as np
 
 from engines.errors import ArbiterError
-from vision.wari_board import PITS_PER_ROW, REGION_COUNT, BoardGeometry, region_masks
+from vision.wari_board import PITS_PER_ROW, REGION_COUNT, BoardGeometry, RegionMask, region_masks
 from vision.wari_seeds import SeedColourModel
 
 # Pits are measured slightly inside their rim: the rim's highlight and shadow are neither seed nor floor.
@@ -23,15 +24,22 @@ SPOT_CUES = ("glint", "shape")
 # Share of seed colours around a glint: the glint itself may not be seed-coloured, the lamp's
 # glare on a bare pit floor is smaller than a seed and falls short of it.
 _SEED_COVER = 0.6
+# Window, in seed diameters, inside which only one spot may lie where seeds crowd: touching
+# seeds' centres can be closer than one (equal-area) diameter: long seeds touch along their short
+# side, and a seed resting on a pile sits over the gap between the seeds below it.
+_CROWDED_WINDOW = 0.8
 
 
 @dataclass(frozen=True)
 class SeedSpotter:
     """Finds one spot per visible seed, by one of two cues.
 
-    "glint": lightness peaks at least `threshold` above their seed-sized surroundings.
+    "glint": lightness peaks at least `threshold` above their seed-sized surroundings, at most one
+    per seed-sized window where seeds lie apart (so that a seed's glint and the lit edge of its
+    cap are one spot), one per `_CROWDED_WINDOW` of a seed in a crowded pile.
     "shape": centres of seed-coloured blobs, where the distance to the blob's edge peaks at least
-    `threshold` pixels; touching round seeds keep separate peaks, long ones may not.
+    `threshold` pixels, one per `_CROWDED_WINDOW` of a seed; touching round seeds keep separate
+    peaks, long ones may not.
     """
 
     cue: str
@@ -39,8 +47,8 @@ class SeedSpotter:
     threshold: float
     slip: float = 0.03  # chance that a pit's count is one off (a spot missed or doubled)
 
-    def spots(self, frame: np.ndarray, seed_like: np.ndarray) -> np.ndarray:
-        """Label image: one label per spot, 0 elsewhere."""
+    def spots(self, frame: np.ndarray, seed_like: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Label images, one label per spot and 0 elsewhere: for seeds lying apart, for a crowded pile."""
         # Speckles of seed colour (glare on a bare floor, wood grain) are not seeds.
         solid = cv2.morphologyEx(seed_like.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         if self.cue == "glint":
@@ -49,14 +57,23 @@ class SeedSpotter:
             strength = cv2.morphologyEx(lightness, cv2.MORPH_TOPHAT, patch)
             core = max(3, self.kernel // 2)
             on_seed = cv2.blur(solid.astype(np.float32), (core, core)) >= _SEED_COVER
-        else:
-            strength = cv2.GaussianBlur(cv2.distanceTransform(solid, cv2.DIST_L2, 5), (0, 0), 1.0)
-            window = int(0.8 * self.kernel) | 1  # a seed's centre is its own; a neighbour's lies a diameter off
-            patch = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (window, window))
-            on_seed = solid > 0
-        # One peak per seed-sized neighbourhood: touching seeds' centres lie a diameter apart.
-        local_max = strength == cv2.dilate(strength, patch)
-        peaks = (local_max & (strength > self.threshold) & on_seed).astype(np.uint8)
+            candidates = (strength > self.threshold) & on_seed
+            return self._peaks(strength, candidates, patch), self._peaks(strength, candidates, self._crowded_patch())
+        strength = cv2.GaussianBlur(cv2.distanceTransform(solid, cv2.DIST_L2, 5), (0, 0), 1.0)
+        # A seed's centre is its own; a neighbour's lies a diameter off, or a little less where they
+        # crowd. Blobs' centres keep apart by themselves, so one window serves both.
+        labels = self._peaks(strength, (strength > self.threshold) & (solid > 0), self._crowded_patch())
+        return labels, labels
+
+    def _crowded_patch(self) -> np.ndarray:
+        window = int(_CROWDED_WINDOW * self.kernel) | 1
+        return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (window, window))
+
+    @staticmethod
+    def _peaks(strength: np.ndarray, candidates: np.ndarray, window: np.ndarray) -> np.ndarray:
+        """Label image of the candidates that are the strongest within the window around them."""
+        local_max = strength == cv2.dilate(strength, window)
+        peaks = (local_max & candidates).astype(np.uint8)
         # A flat-topped peak has several equal maxima: merge neighbours into one.
         _, labels = cv2.connectedComponents(cv2.dilate(peaks, np.ones((3, 3), np.uint8)))
         return labels
@@ -65,10 +82,7 @@ class SeedSpotter:
         return {"cue": self.cue, "kernel_px": self.kernel, "threshold": round(self.threshold, 3), "slip": round(self.slip, 4)}
 
     @classmethod
-    def from_json(cls, obj: object) -> "SeedSpotter | None":
-        """None when calibration found no cue that shows the seeds one by one."""
-        if obj is None:
-            return None
+    def from_json(cls, obj: object) -> "SeedSpotter":
         try:
             spotter = cls(str(obj["cue"]), int(obj["kernel_px"]), float(obj["threshold"]), float(obj["slip"]))
         except (KeyError, TypeError, ValueError):
@@ -78,28 +92,42 @@ class SeedSpotter:
         return spotter
 
 
+def spotters_from_json(obj: object) -> tuple[SeedSpotter, ...]:
+    """A profile's seed spotters; none when calibration found no cue that shows the seeds one by one."""
+    if not isinstance(obj, list):
+        raise ArbiterError("the Wari profile's seed spotters are missing or malformed; calibrate again")
+    return tuple(SeedSpotter.from_json(spotter) for spotter in obj)
+
+
 @dataclass(frozen=True)
 class RegionMeasures:
     """Per region (12 pits, South's store, North's store) of one frame."""
 
     seed_pixels: np.ndarray  # pixels classified as seed
-    spots: np.ndarray  # visible seeds spotted (zeros without a spotter)
+    spots: np.ndarray  # visible seeds spotted, taken as lying apart (zeros without a spotter)
+    crowded_spots: np.ndarray  # the same, taken as crowded in a pile
     unknown_share: np.ndarray  # share of pixels whose colour calibration never saw (a hand, a shadow)
     visible_share: np.ndarray  # share of the region inside the frame
 
 
 def measure_regions(
-    frame: np.ndarray, geometry: BoardGeometry, colours: SeedColourModel, spotter: SeedSpotter | None
+    frame: np.ndarray, geometry: BoardGeometry, colours: SeedColourModel, spotters: tuple[SeedSpotter, ...] = ()
 ) -> RegionMeasures:
-    """Classify every pixel of every region of a working-size frame and count the seeds spotted."""
+    """Classify every pixel of every region of a working-size frame and count the seeds spotted.
+
+    With several spotters a region's count is the largest: each cue misses seeds its own way (a
+    glint turned from the lamp or blurred, touching seeds' shapes merging), and calibration only
+    keeps a cue that did not invent seeds in the start photo's pits.
+    """
     height, width = frame.shape[:2]
     masks = region_masks(geometry, (width, height), PIT_SHRINK)
     x0, y0, x1, y1 = _board_box(geometry, (width, height))
     board = frame[y0:y1, x0:x1]
     seed_like = colours.probability(board) > 0.5
     known = colours.is_known(board)
-    labels = spotter.spots(board, seed_like) if spotter is not None and board.size else None
-    seed_pixels, spot_counts = np.zeros(REGION_COUNT), np.zeros(REGION_COUNT)
+    labels = [spotter.spots(board, seed_like) for spotter in spotters] if board.size else []
+    seed_pixels = np.zeros(REGION_COUNT)
+    spot_counts, crowded_counts = np.zeros(REGION_COUNT), np.zeros(REGION_COUNT)
     unknown_share, visible_share = np.ones(REGION_COUNT), np.zeros(REGION_COUNT)
     for region, mask in enumerate(masks):
         local = mask.shifted(-x0, -y0)
@@ -109,9 +137,14 @@ def measure_regions(
             continue
         seed_pixels[region] = np.count_nonzero(local.pixels(seed_like))
         unknown_share[region] = 1.0 - np.count_nonzero(local.pixels(known)) / mask.area
-        if labels is not None:
-            spot_counts[region] = np.count_nonzero(np.unique(local.pixels(labels)))
-    return RegionMeasures(seed_pixels, spot_counts, unknown_share, visible_share)
+        for apart, crowded in labels:
+            spot_counts[region] = max(spot_counts[region], _labels_in(local, apart))
+            crowded_counts[region] = max(crowded_counts[region], _labels_in(local, crowded))
+    return RegionMeasures(seed_pixels, spot_counts, crowded_counts, unknown_share, visible_share)
+
+
+def _labels_in(mask: RegionMask, labels: np.ndarray) -> int:
+    return np.count_nonzero(np.unique(mask.pixels(labels)))
 
 
 @lru_cache(maxsize=32)

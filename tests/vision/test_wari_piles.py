@@ -1,0 +1,106 @@
+"""Counting seeds in piles: crowded spot counts, several spotting cues (synthetic boards only)."""
+from __future__ import annotations
+
+import json
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.wari import calibrate
+from device.synthetic_wari import render_board
+from engines.errors import ArbiterError
+from vision.wari import WariProfile, recognize
+from vision.wari_count import CountModel
+from vision.wari_measure import SeedSpotter, measure_regions
+from vision.wari_seeds import working_frame
+
+
+@pytest.fixture(scope="module")
+def nicker():
+    """A nicker-nut table's profile, as saved and loaded."""
+    return json.loads(json.dumps(calibrate(render_board([4] * 12, [0, 0], seed=0, style="nicker", session=0))))
+
+
+def measured(profile: dict, pits: list[int], seed: int, spotters=None):
+    calibrated = WariProfile.from_json(profile)
+    frame = working_frame(render_board(pits, [0, 0], seed=seed, style="nicker", session=0))
+    chosen = calibrated.spotters if spotters is None else spotters
+    return measure_regions(frame, calibrated.geometry, calibrated.colours, chosen)
+
+
+def test_a_crowded_count_finds_more_of_a_piles_seeds(nicker):
+    apart, crowded = [], []
+    for seed in (20, 21):
+        measures = measured(nicker, [12] * 12, seed)
+        apart.append(measures.spots[:12])
+        crowded.append(measures.crowded_spots[:12])
+    # Piled nuts' glints lie closer than one nut apart: a nut-sized window merges some of them.
+    assert np.mean(crowded) > np.mean(apart) + 0.3
+    assert np.mean(np.abs(np.array(crowded) - 12)) < np.mean(np.abs(np.array(apart) - 12))
+
+
+def test_seeds_lying_apart_are_counted_alike_either_way(nicker):
+    measures = measured(nicker, [0, 1, 2, 3, 2, 1, 0, 1, 2, 3, 2, 1], seed=22)
+    assert list(measures.spots[:12]) == [0, 1, 2, 3, 2, 1, 0, 1, 2, 3, 2, 1]
+    assert list(measures.crowded_spots[:12]) == list(measures.spots[:12])
+
+
+def test_shapes_keep_apart_by_themselves():
+    frame = working_frame(render_board([9] * 12, [0, 0], seed=3, style="glass", session=1))
+    seed_like = np.zeros(frame.shape[:2], np.uint8)
+    for x in (100, 112, 150):  # two touching round seeds and one apart
+        cv2.circle(seed_like, (x, 100), 6, 1, -1)
+    apart, crowded = SeedSpotter("shape", 13, 3.0).spots(frame, seed_like.astype(bool))
+    assert apart.max() == 3
+    assert np.array_equal(apart, crowded)
+
+
+def test_several_spotters_count_the_most_seeds_any_of_them_finds(nicker):
+    kernel = WariProfile.from_json(nicker).spotters[0].kernel
+    # Glints, and blob centres so far from the blobs' edges that touching nuts merge.
+    glints, shapes = SeedSpotter("glint", kernel, 30.0), SeedSpotter("shape", kernel, 5.0)
+    pits = [5, 3, 0, 2, 6, 1, 4, 0, 3, 5, 2, 1]
+    alone = [measured(nicker, pits, 23, (spotter,)) for spotter in (glints, shapes)]
+    both = measured(nicker, pits, 23, (shapes, glints))
+    assert np.any(alone[0].spots != alone[1].spots)
+    assert np.array_equal(both.spots, np.maximum(alone[0].spots, alone[1].spots))
+    assert np.array_equal(both.crowded_spots, np.maximum(alone[0].crowded_spots, alone[1].crowded_spots))
+
+
+def test_the_crowded_count_is_used_once_the_spots_cover_most_of_the_floor():
+    model = CountModel(seed_area=(100.0,) * 14, capacity=(10.0,) * 14, spread=0.3)
+    assert model.spots_seen(0, spots_apart=5, spots_crowded=7) == 5
+    assert model.spots_seen(0, spots_apart=6, spots_crowded=7) == 7
+
+
+def test_calibration_keeps_every_cue_that_agrees_best(nicker):
+    spotters = nicker["spotters"]
+    assert 1 <= len(spotters) <= 2
+    assert len({s["cue"] for s in spotters}) == len(spotters)
+    assert nicker["summary"]["seed_spotting"] == " and ".join(s["cue"] for s in spotters)
+    assert len({s["slip"] for s in spotters}) == 1
+
+
+def test_glass_piles_are_read_by_both_cues():
+    profile = calibrate(render_board([4] * 12, [0, 0], seed=0, style="glass", session=1))
+    assert profile["summary"]["seed_spotting"] == "glint and shape"
+    pits = [8, 9, 10, 11, 12, 13, 12, 11, 10, 9, 8, 14]
+    observation = recognize(render_board(pits, [0, 0], seed=24, style="glass", session=1), profile)
+    assert observation.pits == pits
+    assert all(n in distribution for n, distribution in zip(pits, observation.regions))
+
+
+def test_counting_by_area_alone_still_reads_small_counts(nicker):
+    pits = [0, 1, 2, 3, 2, 1, 0, 1, 2, 3, 2, 1]
+    observation = recognize(render_board(pits, [0, 0], seed=25, style="nicker", session=0), {**nicker, "spotters": []})
+    assert observation.pits == pits
+
+
+@pytest.mark.parametrize(
+    "spotters", [None, {"cue": "glint"}, [{"cue": "sparkle", "kernel_px": 15, "threshold": 20, "slip": 0.04}]]
+)
+def test_malformed_spotters_are_one_line_errors(nicker, spotters):
+    with pytest.raises(ArbiterError, match="spotter") as error:
+        recognize(np.zeros((960, 1280, 3), np.uint8), {**nicker, "spotters": spotters})
+    assert "\n" not in str(error.value)
