@@ -425,7 +425,7 @@ def _colour_chain(labels, edges, frame: _Frame, seed, radii: dict, reach: float)
     board = len(frame.colours.names)
     spacing = min(b - a for a, b in zip(sorted(radii.values()), sorted(radii.values())[1:]))
     opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(0.15 * min(radii.values())) + 1,) * 2)
-    yy, xx = np.mgrid[0: labels.shape[0], 0: labels.shape[1]]
+    yy, xx = np.ogrid[0: labels.shape[0], 0: labels.shape[1]]
     footprint = labels != board
     reference, below = np.asarray(seed, dtype=float), None
     chain: dict[int, tuple[np.ndarray, float]] = {}
@@ -476,11 +476,21 @@ def _colour_chain(labels, edges, frame: _Frame, seed, radii: dict, reach: float)
 def _ring_colour(labels, colour_count: int, centre, radius: float, inner: float = 1.0, outer: float = 4.0) -> int | None:
     """Most common colour label (not board, not other) between `outer` and `inner` px inside a
     circle, or None when there is none."""
-    yy, xx = np.mgrid[0: labels.shape[0], 0: labels.shape[1]]
+    window, yy, xx = _circle_window(labels.shape, centre, radius - inner)
     distance2 = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2
     ring = (distance2 <= (radius - inner) ** 2) & (distance2 >= (radius - outer) ** 2)
-    colours = labels[ring & (labels < colour_count)]
+    inside = labels[window]
+    colours = inside[ring & (inside < colour_count)]
     return int(np.bincount(colours).argmax()) if len(colours) else None
+
+
+def _circle_window(shape: tuple[int, ...], centre, radius: float):
+    """The image box holding a circle (clipped to the image) as slices, with its pixel
+    coordinates as broadcastable column and row: circle masks need no more than that box."""
+    y0, y1 = max(0, int(np.floor(centre[1] - radius))), min(shape[0], int(np.ceil(centre[1] + radius)) + 1)
+    x0, x1 = max(0, int(np.floor(centre[0] - radius))), min(shape[1], int(np.ceil(centre[0] + radius)) + 1)
+    yy, xx = np.ogrid[y0:max(y0, y1), x0:max(x0, x1)]
+    return (slice(y0, max(y0, y1)), slice(x0, max(x0, x1))), yy, xx
 
 
 def _component_near(mask: np.ndarray, point, reach: float):
@@ -491,7 +501,7 @@ def _component_near(mask: np.ndarray, point, reach: float):
     height, width = mask.shape
     x0, x1 = max(0, int(point[0] - reach)), min(width, int(point[0] + reach) + 1)
     y0, y1 = max(0, int(point[1] - reach)), min(height, int(point[1] + reach) + 1)
-    yy, xx = np.mgrid[y0:y1, x0:x1]
+    yy, xx = np.ogrid[y0:y1, x0:x1]
     near = (xx - point[0]) ** 2 + (yy - point[1]) ** 2 <= reach * reach
     ids = np.unique(components[y0:y1, x0:x1][near])
     ids = ids[ids > 0]
@@ -517,16 +527,17 @@ def _colour_slots(lab, labels, origin, frame: _Frame, circles) -> list[DiscReadi
     than a fixed margin, pixels that match no colour (disc sides, shadows) are left out.
     """
     other = len(frame.colours.names) + 1
-    yy, xx = np.mgrid[0: lab.shape[0], 0: lab.shape[1]]
     slots = []
     for index, (size, (cx, cy), radius, presence) in enumerate(circles):
+        window, yy, xx = _circle_window(lab.shape, (cx, cy), radius - EDGE_MARGIN_PX)
         region = (xx - cx) ** 2 + (yy - cy) ** 2 <= (radius - EDGE_MARGIN_PX) ** 2
         above = next((k for k in range(index + 1, len(circles)) if circles[k][3] >= 0.5), None)
         if above is not None:
             _, (ax, ay), a_radius, _ = circles[above]
             region &= (xx - ax) ** 2 + (yy - ay) ** 2 > (a_radius + EDGE_MARGIN_PX) ** 2
-        coloured = region & (labels != other)
-        probabilities = _colour_probabilities(lab[coloured if coloured.sum() >= MIN_RING_PIXELS else region], frame.colours)
+        coloured = region & (labels[window] != other)
+        pixels = lab[window][coloured if coloured.sum() >= MIN_RING_PIXELS else region]
+        probabilities = _colour_probabilities(pixels, frame.colours)
         ranked = tuple(sorted(zip(frame.colours.names, probabilities), key=lambda p: -p[1]))
         slots.append(DiscReading(
             size=size,

@@ -133,16 +133,17 @@ def centre_votes(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
     return votes
 
 
-@lru_cache(maxsize=256)
-def _rim_offsets(radius_quarters: int) -> tuple[np.ndarray, np.ndarray]:
-    """Integer (dy, dx) offsets, (angles, 5), of the samples across a rim of radius/4 pixels, in
-    order of increasing radius: the inner side, the band's inner edge, the rim, the band's outer
-    edge, the outer side."""
+@lru_cache(maxsize=1024)
+def _rim_offsets(radius_quarters: int, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+    """Offsets of the samples across a rim of radius/4 pixels, (angles, 5), in order of increasing
+    radius: the inner side, the band's inner edge, the rim, the band's outer edge, the outer
+    side. Returns (dy, dx, flat offsets in an image `width` pixels wide, farthest reach)."""
     radius = radius_quarters / 4.0
     radii = radius + np.array([-VALLEY_SIDE_PX, -RIM_BAND_PX, 0.0, RIM_BAND_PX, VALLEY_SIDE_PX])
     dx = np.rint(radii[None, :] * _COS[:, None]).astype(np.int32)
     dy = np.rint(radii[None, :] * _SIN[:, None]).astype(np.int32)
-    return dy, dx
+    reach = int(max(np.abs(dx).max(), np.abs(dy).max()))
+    return dy, dx, dy * width + dx, reach
 
 
 def rim_coverage(
@@ -176,36 +177,43 @@ def rim_scores(
     """
     centres = np.rint(np.atleast_2d(np.asarray(centres, dtype=float))).astype(np.int32)
     height, width = edges.shape
-    dy, dx = _rim_offsets(int(round(radius * 4)))
-    ys = centres[:, 1, None, None] + dy[None]
-    xs = centres[:, 0, None, None] + dx[None]
-    inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
-    flat = np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1)
+    dy, dx, offsets, reach = _rim_offsets(int(round(radius * 4)), width)
+    if (centres.min(axis=0) >= reach).all() and (centres.max(axis=0) < (width - reach, height - reach)).all():
+        # Every sample of every candidate lies in the image: the usual case, and a cheap one.
+        inside = None
+        flat = (centres[:, 1] * width + centres[:, 0])[:, None, None] + offsets[None]
+    else:
+        ys = centres[:, 1, None, None] + dy[None]
+        xs = centres[:, 0, None, None] + dx[None]
+        inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+        flat = np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1)
+    gx, gy = edges.gx.reshape(-1), edges.gy.reshape(-1)
     on_circle = flat[..., 2]
-    sharpness = np.abs(
-        edges.gx.reshape(-1)[on_circle] * _COS[None, :] + edges.gy.reshape(-1)[on_circle] * _SIN[None, :]
-    )
+    sharpness = np.abs(gx[on_circle] * _COS[None, :] + gy[on_circle] * _SIN[None, :])
     if valley:
         lightness = edges.lab[..., 0].reshape(-1)[flat]
         sides = np.minimum(lightness[..., 0], lightness[..., 4])
         hits = lightness[..., 1:4].min(axis=2) < sides - strictness * edges.threshold / SOBEL_GAIN
     else:
         band = flat[..., 1:4]
-        radial = np.abs(edges.gx.reshape(-1)[band] * _COS[None, :, None] + edges.gy.reshape(-1)[band] * _SIN[None, :, None])
+        radial = np.abs(gx[band] * _COS[None, :, None] + gy[band] * _SIN[None, :, None])
         # A rim crossed at a slant (another disc's rim) is not this circle's rim.
         aligned = (radial >= RADIAL_ALIGNMENT * edges.magnitude.reshape(-1)[band]) & (
             radial > strictness * edges.threshold
         )
         hits = aligned.any(axis=2)
-    judged = inside.all(axis=2)
+    judged = np.ones(hits.shape, dtype=bool) if inside is None else inside.all(axis=2)
     if exclude:
         rim_x = centres[:, 0, None] + radius * _COS[None, :]
         rim_y = centres[:, 1, None] + radius * _SIN[None, :]
         for ex, ey, er in exclude:
             judged &= np.abs(np.hypot(rim_x - ex, rim_y - ey) - er) > gap
     hits &= judged
-    runs = hits & np.roll(hits, 1, axis=1) & np.roll(hits, -1, axis=1)
-    hits = runs | np.roll(runs, 1, axis=1) | np.roll(runs, -1, axis=1)
+    # Neighbouring directions around the circle, wrapping: [n, 48 + 2].
+    wrapped = np.concatenate([hits[:, -1:], hits, hits[:, :1]], axis=1)
+    runs = wrapped[:, :-2] & hits & wrapped[:, 2:]
+    wrapped = np.concatenate([runs[:, -1:], runs, runs[:, :1]], axis=1)
+    hits = wrapped[:, :-2] | runs | wrapped[:, 2:]
     shown = judged.sum(axis=1)
     coverage = hits.sum(axis=1) / np.maximum(shown, 1)
     sharpness = (sharpness * judged).sum(axis=1) / np.maximum(shown, 1)
