@@ -65,16 +65,19 @@ def edge_field(image_bgr: np.ndarray, threshold: float | None = None) -> EdgeFie
     Without a threshold it is set from this image's own median gradient (its noise).
     """
     lab = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
-    gx = cv2.Sobel(lab, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(lab, cv2.CV_32F, 0, 1, ksize=3)
-    strength = gx * gx + gy * gy
-    best_gx, best_gy, best = gx[..., 0], gy[..., 0], strength[..., 0]
-    for channel in (1, 2):
-        stronger = strength[..., channel] > best
-        best_gx = np.where(stronger, gx[..., channel], best_gx)
-        best_gy = np.where(stronger, gy[..., channel], best_gy)
-        best = np.maximum(best, strength[..., channel])
-    magnitude = np.sqrt(best)
+    # OpenCV's masked copies are many times faster than numpy's on frames this size.
+    planes = cv2.split(lab)
+    best_gx = cv2.Sobel(planes[0], cv2.CV_32F, 1, 0, ksize=3)
+    best_gy = cv2.Sobel(planes[0], cv2.CV_32F, 0, 1, ksize=3)
+    magnitude = cv2.magnitude(best_gx, best_gy)
+    for plane in planes[1:]:
+        gx = cv2.Sobel(plane, cv2.CV_32F, 1, 0, ksize=3)
+        gy = cv2.Sobel(plane, cv2.CV_32F, 0, 1, ksize=3)
+        strength = cv2.magnitude(gx, gy)
+        stronger = cv2.compare(strength, magnitude, cv2.CMP_GT)
+        cv2.copyTo(gx, stronger, best_gx)
+        cv2.copyTo(gy, stronger, best_gy)
+        cv2.max(magnitude, strength, magnitude)
     if threshold is None:
         # Every fourth pixel each way is plenty for a median, at a sixteenth of the cost.
         threshold = max(EDGE_FLOOR, EDGE_NOISE_FACTOR * float(np.median(magnitude[::4, ::4])))
@@ -114,20 +117,22 @@ def centre_votes(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
     """
     height, width = edges.shape
     ys, xs = np.nonzero(edges.magnitude > edges.threshold)
-    votes = np.zeros((len(radii), height * width), dtype=np.float32)
     if len(xs) == 0:
-        return votes.reshape(len(radii), height, width)
+        return np.zeros((len(radii), height, width), dtype=np.float32)
     norm = edges.magnitude[ys, xs]
     ux = edges.gx[ys, xs] / norm
     uy = edges.gy[ys, xs] / norm
+    # Every vote of every plane in one histogram over (plane, y, x).
+    cells = []
     for plane, radius_map in enumerate(radii):
         r = radius_map[ys, xs]
         for sign in (1.0, -1.0):
             cx = np.rint(xs + sign * r * ux).astype(np.int32)
             cy = np.rint(ys + sign * r * uy).astype(np.int32)
             inside = (cx >= 0) & (cx < width) & (cy >= 0) & (cy < height)
-            votes[plane] += np.bincount(cy[inside] * width + cx[inside], minlength=height * width)
-    votes = votes.reshape(len(radii), height, width)
+            cells.append((plane * height + cy[inside]) * width + cx[inside])
+    votes = np.bincount(np.concatenate(cells), minlength=len(radii) * height * width)
+    votes = votes.astype(np.float32).reshape(len(radii), height, width)
     for plane, radius_map in enumerate(radii):
         votes[plane] = cv2.GaussianBlur(votes[plane], (0, 0), 1.0) / (2.0 * np.pi * radius_map)
     return votes
