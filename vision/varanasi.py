@@ -398,7 +398,9 @@ def _labels(lab: np.ndarray, frame: _Frame) -> np.ndarray:
     distances = np.concatenate([frame.colours.distances2(smooth), board_distances[:, None]], axis=1)
     log_norms = np.concatenate([frame.colours.log_norms, [board_log_norm]])
     labels = np.argmax(log_norms[None, :] - 0.5 * distances, axis=1)
-    labels[distances.min(axis=1) > LABEL_SIGMA ** 2] = len(frame.colours.names) + 1
+    # A minimum over columns one by one: numpy reduces a short last axis slowly.
+    nearest = np.minimum.reduce(list(distances.T))
+    labels[nearest > LABEL_SIGMA ** 2] = len(frame.colours.names) + 1
     return labels.reshape(lab.shape[:2]).astype(np.uint8)
 
 

@@ -96,7 +96,10 @@ class ColourModel:
         whitened = lab @ self.whitening.astype(np.float32)
         centres = np.einsum("ki,ikj->kj", self.means, self.whitening.reshape(3, -1, 3)).reshape(-1)
         whitened -= centres.astype(np.float32)
-        return (whitened * whitened).reshape(len(lab), -1, 3).sum(axis=2)
+        # Summing each colour's three squares by a matrix product: far faster than a sum over a
+        # length-3 axis.
+        blocks = np.kron(np.eye(len(self.names), dtype=np.float32), np.ones((3, 1), dtype=np.float32))
+        return (whitened * whitened) @ blocks
 
     def log_likelihoods(self, lab: np.ndarray) -> np.ndarray:
         """(n, 3) Lab -> (n, k) Gaussian log-likelihoods (up to a shared constant)."""

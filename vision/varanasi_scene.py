@@ -25,7 +25,7 @@ def board_distance2_and_log_norm(lab_pixels: np.ndarray, board_model: dict) -> t
     whitened = (np.asarray(lab_pixels, dtype=np.float32) - mean.astype(np.float32)) @ np.linalg.cholesky(
         np.linalg.inv(covariance)
     ).astype(np.float32)
-    distance2 = (whitened * whitened).sum(axis=1)
+    distance2 = (whitened * whitened) @ np.ones(3, dtype=np.float32)  # faster than a short-axis sum
     return distance2, float(-0.5 * np.log(np.linalg.det(covariance)))
 
 
