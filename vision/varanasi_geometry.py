@@ -206,7 +206,7 @@ def rim_scores(
         aligned = (radial >= RADIAL_ALIGNMENT * edges.magnitude.reshape(-1)[band]) & (
             radial > strictness * edges.threshold
         )
-        hits = aligned.any(axis=2)
+        hits = aligned[..., 0] | aligned[..., 1] | aligned[..., 2]  # faster than any() on 3
     judged = np.ones(hits.shape, dtype=bool) if inside is None else inside.all(axis=2)
     if exclude:
         rim_x = centres[:, 0, None] + radius * _COS[None, :]
