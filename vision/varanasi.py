@@ -564,7 +564,7 @@ def _colour_probabilities(pixels: np.ndarray, colours: ColourModel) -> np.ndarra
     """Posterior over colour names of a ring's pixels; flat when the ring is hidden."""
     if len(pixels) < MIN_RING_PIXELS:
         return np.full(len(colours.names), 1.0 / len(colours.names))
-    typical = np.median(pixels, axis=0)
+    typical = np.median(np.ascontiguousarray(pixels.T), axis=1)  # per channel, each contiguous
     log_likelihood = colours.log_likelihoods(typical)[0]
     weights = np.exp(log_likelihood - log_likelihood.max())
     return weights / weights.sum()

@@ -8,6 +8,7 @@ piece set's sRGB hints needs the cast removed (`lamp_gains`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -92,14 +93,18 @@ class ColourModel:
 
     def distances2(self, lab: np.ndarray) -> np.ndarray:
         """(n, 3) Lab -> (n, k) squared Mahalanobis distances to each colour."""
-        lab = np.atleast_2d(np.asarray(lab, dtype=np.float32))
-        whitened = lab @ self.whitening.astype(np.float32)
-        centres = np.einsum("ki,ikj->kj", self.means, self.whitening.reshape(3, -1, 3)).reshape(-1)
-        whitened -= centres.astype(np.float32)
-        # Summing each colour's three squares by a matrix product: far faster than a sum over a
-        # length-3 axis.
-        blocks = np.kron(np.eye(len(self.names), dtype=np.float32), np.ones((3, 1), dtype=np.float32))
+        whitening, centres, blocks = self._float32_terms
+        whitened = np.atleast_2d(np.asarray(lab, dtype=np.float32)) @ whitening
+        whitened -= centres
         return (whitened * whitened) @ blocks
+
+    @cached_property
+    def _float32_terms(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Whitening, whitened means, and the matrix summing each colour's three squares (far
+        faster than a sum over a length-3 axis), once per model."""
+        centres = np.einsum("ki,ikj->kj", self.means, self.whitening.reshape(3, -1, 3)).reshape(-1)
+        blocks = np.kron(np.eye(len(self.names)), np.ones((3, 1)))
+        return self.whitening.astype(np.float32), centres.astype(np.float32), blocks.astype(np.float32)
 
     def log_likelihoods(self, lab: np.ndarray) -> np.ndarray:
         """(n, 3) Lab -> (n, k) Gaussian log-likelihoods (up to a shared constant)."""

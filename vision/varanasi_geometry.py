@@ -28,6 +28,9 @@ SOBEL_GAIN = 4.0
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, RIM_ANGLES, endpoint=False)
 _COS = np.cos(_ANGLES)
 _SIN = np.sin(_ANGLES)
+# Gradients are float32: float32 tables keep products from being widened to float64.
+_COS32 = _COS.astype(np.float32)
+_SIN32 = _SIN.astype(np.float32)
 
 
 @dataclass(frozen=True)
@@ -145,8 +148,9 @@ def _rim_offsets(radius_quarters: int, width: int) -> tuple[np.ndarray, np.ndarr
     side. Returns (dy, dx, flat offsets in an image `width` pixels wide, farthest reach)."""
     radius = radius_quarters / 4.0
     radii = radius + np.array([-VALLEY_SIDE_PX, -RIM_BAND_PX, 0.0, RIM_BAND_PX, VALLEY_SIDE_PX])
-    dx = np.rint(radii[None, :] * _COS[:, None]).astype(np.int32)
-    dy = np.rint(radii[None, :] * _SIN[:, None]).astype(np.int32)
+    # Index arrays of numpy's own index type: others are converted at every lookup.
+    dx = np.rint(radii[None, :] * _COS[:, None]).astype(np.intp)
+    dy = np.rint(radii[None, :] * _SIN[:, None]).astype(np.intp)
     reach = int(max(np.abs(dx).max(), np.abs(dy).max()))
     return dy, dx, dy * width + dx, reach
 
@@ -180,7 +184,7 @@ def rim_scores(
     Coverage saturates within a pixel or two of the true centre; sharpness, the mean edge
     strength exactly on the circle, peaks there and so breaks the tie.
     """
-    centres = np.rint(np.atleast_2d(np.asarray(centres, dtype=float))).astype(np.int32)
+    centres = np.rint(np.atleast_2d(np.asarray(centres, dtype=float))).astype(np.intp)
     height, width = edges.shape
     dy, dx, offsets, reach = _rim_offsets(int(round(radius * 4)), width)
     if (centres.min(axis=0) >= reach).all() and (centres.max(axis=0) < (width - reach, height - reach)).all():
@@ -194,14 +198,14 @@ def rim_scores(
         flat = np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1)
     gx, gy = edges.gx.reshape(-1), edges.gy.reshape(-1)
     on_circle = flat[..., 2]
-    sharpness = np.abs(gx[on_circle] * _COS[None, :] + gy[on_circle] * _SIN[None, :])
+    sharpness = np.abs(gx[on_circle] * _COS32 + gy[on_circle] * _SIN32)
     if valley:
         lightness = edges.lab[..., 0].reshape(-1)[flat]
         sides = np.minimum(lightness[..., 0], lightness[..., 4])
         hits = lightness[..., 1:4].min(axis=2) < sides - strictness * edges.threshold / SOBEL_GAIN
     else:
         band = flat[..., 1:4]
-        radial = np.abs(gx[band] * _COS[None, :, None] + gy[band] * _SIN[None, :, None])
+        radial = np.abs(gx[band] * _COS32[:, None] + gy[band] * _SIN32[:, None])
         # A rim crossed at a slant (another disc's rim) is not this circle's rim.
         aligned = (radial >= RADIAL_ALIGNMENT * edges.magnitude.reshape(-1)[band]) & (
             radial > strictness * edges.threshold
@@ -209,10 +213,12 @@ def rim_scores(
         hits = aligned[..., 0] | aligned[..., 1] | aligned[..., 2]  # faster than any() on 3
     judged = np.ones(hits.shape, dtype=bool) if inside is None else inside.all(axis=2)
     if exclude:
-        rim_x = centres[:, 0, None] + radius * _COS[None, :]
-        rim_y = centres[:, 1, None] + radius * _SIN[None, :]
+        rim_x = centres[:, 0, None].astype(np.float32) + np.float32(radius) * _COS32
+        rim_y = centres[:, 1, None].astype(np.float32) + np.float32(radius) * _SIN32
         for ex, ey, er in exclude:
-            judged &= np.abs(np.hypot(rim_x - ex, rim_y - ey) - er) > gap
+            # Farther than `gap` from that rim: outside the annulus er ± gap, in squares.
+            distance2 = (rim_x - np.float32(ex)) ** 2 + (rim_y - np.float32(ey)) ** 2
+            judged &= (distance2 > (er + gap) ** 2) | (distance2 < max(0.0, er - gap) ** 2)
     hits &= judged
     # Neighbouring directions around the circle, wrapping: [n, 48 + 2].
     wrapped = np.concatenate([hits[:, -1:], hits, hits[:, :1]], axis=1)
