@@ -125,19 +125,23 @@ def centre_votes(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
     norm = edges.magnitude[ys, xs]
     ux = edges.gx[ys, xs] / norm
     uy = edges.gy[ys, xs] / norm
+    ys, xs = ys.astype(np.float32), xs.astype(np.float32)
     # Every vote of every plane in one histogram over (plane, y, x).
     cells = []
     for plane, radius_map in enumerate(radii):
-        r = radius_map[ys, xs]
+        r = radius_map[ys.astype(np.intp), xs.astype(np.intp)]
         for sign in (1.0, -1.0):
             cx = np.rint(xs + sign * r * ux).astype(np.int32)
             cy = np.rint(ys + sign * r * uy).astype(np.int32)
-            inside = (cx >= 0) & (cx < width) & (cy >= 0) & (cy < height)
+            # As unsigned, negative coordinates become huge: one comparison per axis.
+            inside = (cx.view(np.uint32) < width) & (cy.view(np.uint32) < height)
             cells.append((plane * height + cy[inside]) * width + cx[inside])
     votes = np.bincount(np.concatenate(cells), minlength=len(radii) * height * width)
     votes = votes.astype(np.float32).reshape(len(radii), height, width)
     for plane, radius_map in enumerate(radii):
-        votes[plane] = cv2.GaussianBlur(votes[plane], (0, 0), 1.0) / (2.0 * np.pi * radius_map)
+        cv2.GaussianBlur(votes[plane], (0, 0), 1.0, dst=votes[plane])
+        votes[plane] /= radius_map
+    votes /= 2.0 * np.pi  # per unit of circumference
     return votes
 
 
@@ -238,12 +242,17 @@ def best_circle(
 ) -> tuple[np.ndarray, float]:
     """The centre within `reach` of `centre` whose rim of `radius` shows best: a grid of
     `GRID_PX` (the band judged around the radius is about that wide), then the 8 neighbours of
-    its best point."""
+    its best point, unless nothing on the grid showed a rim."""
     steps = np.arange(-np.ceil(reach / GRID_PX), np.ceil(reach / GRID_PX) + 1) * GRID_PX
     dx, dy = np.meshgrid(steps, steps)
     keep = dx * dx + dy * dy <= reach * reach + 1e-9
     candidates = np.stack([dx[keep], dy[keep]], axis=1) + np.rint(np.asarray(centre, dtype=float))
-    best = candidates[_best(rim_scores(edges, candidates, radius, exclude, gap, strictness, valley))]
+    scores = rim_scores(edges, candidates, radius, exclude, gap, strictness, valley)
+    best = candidates[_best(scores)]
+    if scores[0].max() == 0.0:
+        # No rim anywhere on the grid (most sizes tried are absent): a pixel off would not
+        # show one either, since coverage fades over a pixel or two from the true centre.
+        return best, 0.0
     around = np.array([[x, y] for x in (-1, 0, 1) for y in (-1, 0, 1)], dtype=float) + best
     coverage, sharpness = rim_scores(edges, around, radius, exclude, gap, strictness, valley)
     index = _best((coverage, sharpness))
