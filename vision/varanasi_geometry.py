@@ -219,10 +219,12 @@ def rim_scores(
     if exclude:
         rim_x = centres[:, 0, None].astype(np.float32) + np.float32(radius) * _COS32
         rim_y = centres[:, 1, None].astype(np.float32) + np.float32(radius) * _SIN32
-        for ex, ey, er in exclude:
-            # Farther than `gap` from that rim: outside the annulus er ± gap, in squares.
-            distance2 = (rim_x - np.float32(ex)) ** 2 + (rim_y - np.float32(ey)) ** 2
-            judged &= (distance2 > (er + gap) ** 2) | (distance2 < max(0.0, er - gap) ** 2)
+        known = np.asarray(exclude, dtype=np.float32)[:, :, None, None]  # (k, 3, 1, 1)
+        distance2 = (rim_x - known[:, 0]) ** 2 + (rim_y - known[:, 1]) ** 2
+        # Farther than `gap` from every known rim: outside each annulus r ± gap, in squares.
+        outside = distance2 > (known[:, 2] + gap) ** 2
+        within = distance2 < np.maximum(known[:, 2] - gap, 0.0) ** 2
+        judged &= (outside | within).all(axis=0)
     hits &= judged
     # Neighbouring directions around the circle, wrapping: [n, 48 + 2].
     wrapped = np.concatenate([hits[:, -1:], hits, hits[:, :1]], axis=1)
