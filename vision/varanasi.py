@@ -298,8 +298,11 @@ def _seeds(edges, frame: _Frame) -> list[np.ndarray]:
     votes = centre_votes(edges, radii)
     peaks = []
     for plane in range(len(votes)):
-        local_max = votes[plane] >= cv2.dilate(votes[plane], np.ones((5, 5), np.uint8))
-        ys, xs = np.nonzero(local_max & (votes[plane] > SEED_SHARE * frame.weakest_votes))
+        # Few pixels pass the bar, so local maxima are checked at those alone.
+        ys, xs = np.nonzero(votes[plane] > SEED_SHARE * frame.weakest_votes)
+        neighbourhood_max = cv2.dilate(votes[plane], np.ones((5, 5), np.uint8))[ys, xs]
+        local_max = votes[plane][ys, xs] >= neighbourhood_max
+        ys, xs = ys[local_max], xs[local_max]
         peaks += [(float(votes[plane, y, x]), x, y, float(radii[plane, y, x])) for y, x in zip(ys, xs)]
     peaks.sort(reverse=True)
     kept: list[tuple[float, float, float]] = []
@@ -340,10 +343,9 @@ def _read_tower(image_bgr, work_lab, frame: _Frame, seed_full, threshold: float)
     seed = np.asarray(seed_full, dtype=float) - origin
     edges = edge_field(image_bgr[y0:y1, x0:x1], threshold)
     work = work_lab[round(to_work(y0)): round(to_work(y1)), round(to_work(x0)): round(to_work(x1))]
-    work_labels = _labels(work, frame)
-    labels = cv2.resize(work_labels, (x1 - x0, y1 - y0), interpolation=cv2.INTER_NEAREST)
+    labels = cv2.resize(_labels(work, frame), (x1 - x0, y1 - y0), interpolation=cv2.INTER_NEAREST)
     radii = {size: r * px_per_mm for size, r in zip(pieces.sizes, pieces.radii_mm)}
-    chain = _colour_chain(work_labels, labels, edges, frame, seed, radii, reach)
+    chain = _colour_chain(labels, edges, frame, seed, radii, reach)
     gap = EDGE_GAP_MM * px_per_mm
     slots = []  # (size, centre, radius, presence), biggest first
     colour_below: dict[int, int | None] = {}  # colour label just inside each slot's rim
@@ -418,41 +420,34 @@ def _local_board(smooth_lab: np.ndarray, board: dict) -> dict:
     return colour_statistics(board_like, LOCAL_BOARD_FLOOR)
 
 
-def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, reach: float) -> dict:
+def _colour_chain(labels, edges, frame: _Frame, seed, radii: dict, reach: float) -> dict:
     """Discs told apart by colour, bottom up: {size: (centre, presence)}.
 
     The footprint of everything from a disc up is what is neither board nor that disc's colour
     inside it; the biggest circle fitting in the footprint (distance transform) is the next disc.
-    Footprints are shaped on the reduced frame's labels (`work_labels`: labels are measured
-    there, so full resolution would only cost time); rims and ring colours are read at full
-    resolution (`labels`, `edges`), in full-resolution crop pixels like every argument.
     """
     pieces = frame.pieces
     board = len(frame.colours.names)
     spacing = min(b - a for a, b in zip(sorted(radii.values()), sorted(radii.values())[1:]))
-    opening = cv2.getStructuringElement(
-        cv2.MORPH_ELLIPSE, (2 * int(float(to_work(0.15 * min(radii.values())))) + 1,) * 2
-    )
-    yy, xx = np.ogrid[0: work_labels.shape[0], 0: work_labels.shape[1]]
-    # Work pixel (i, j) covers full-resolution pixels 2i..2i+1: its centre is at 2i + 0.5.
-    xx, yy = to_full(xx + 0.5) - 0.5, to_full(yy + 0.5) - 0.5
-    footprint = work_labels != board
+    opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(0.15 * min(radii.values())) + 1,) * 2)
+    yy, xx = np.ogrid[0: labels.shape[0], 0: labels.shape[1]]
+    footprint = labels != board
     reference, below = np.asarray(seed, dtype=float), None
     chain: dict[int, tuple[np.ndarray, float]] = {}
     while True:
-        zone = reach if below is None else spacing * 4
         # Holes are filled before looking near the reference: a disc the colour of the board
         # on top leaves the footprint a ring around the vote peak.
         mask = _fill_holes(cv2.morphologyEx(footprint.astype(np.uint8), cv2.MORPH_OPEN, opening))
-        mask = _component_near(mask, to_work(reference + 0.5) - 0.5, float(to_work(zone)))
+        mask = _component_near(mask, reference, reach if below is None else spacing * 4)
         if mask is None:
             break
-        distance = to_full(cv2.distanceTransform(mask, cv2.DIST_L2, 5))
+        distance = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
         # Only a disc centred near the reference belongs to this tower: shadows can join the
         # footprint to a neighbouring tower's.
+        zone = reach if below is None else spacing * 4
         distance[(xx - reference[0]) ** 2 + (yy - reference[1]) ** 2 > zone * zone] = 0
-        row, col = np.unravel_index(int(np.argmax(distance)), distance.shape)
-        found, cx, cy = float(distance[row, col]), float(xx[0, col]), float(yy[row, 0])
+        cy, cx = np.unravel_index(int(np.argmax(distance)), distance.shape)
+        found = float(distance[cy, cx])
         level = len(chain)
         candidates = [s for s in pieces.sizes if below is None or s < below]
         if not candidates:
@@ -478,7 +473,7 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
         if colour is None:
             break
         inside = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= (radius - RIM_INSET * spacing) ** 2
-        footprint = inside & (work_labels != board) & (work_labels != colour)
+        footprint = inside & (labels != board) & (labels != colour)
         reference, below = centre, size
     return chain
 
