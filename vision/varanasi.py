@@ -429,25 +429,30 @@ def _colour_chain(labels, edges, frame: _Frame, seed, radii: dict, reach: float)
     pieces = frame.pieces
     board = len(frame.colours.names)
     spacing = min(b - a for a, b in zip(sorted(radii.values()), sorted(radii.values())[1:]))
-    opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * int(0.15 * min(radii.values())) + 1,) * 2)
-    yy, xx = np.ogrid[0: labels.shape[0], 0: labels.shape[1]]
-    footprint = labels != board
+    opening_radius = int(0.15 * min(radii.values()))
+    opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * opening_radius + 1,) * 2)
+    # Above the bottom disc the footprint lies inside the disc below, so the work is done on that
+    # disc's box, with a margin wider than the opening: the results are those on the whole crop.
+    box, corner = (slice(0, labels.shape[0]), slice(0, labels.shape[1])), np.zeros(2)
+    footprint = labels != board  # on `box`, whose top left pixel is `corner` (x, y)
     reference, below = np.asarray(seed, dtype=float), None
     chain: dict[int, tuple[np.ndarray, float]] = {}
     while True:
         # Holes are filled before looking near the reference: a disc the colour of the board
         # on top leaves the footprint a ring around the vote peak.
         mask = _fill_holes(cv2.morphologyEx(footprint.astype(np.uint8), cv2.MORPH_OPEN, opening))
-        mask = _component_near(mask, reference, reach if below is None else spacing * 4)
+        mask = _component_near(mask, reference - corner, reach if below is None else spacing * 4)
         if mask is None:
             break
         distance = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
         # Only a disc centred near the reference belongs to this tower: shadows can join the
         # footprint to a neighbouring tower's.
         zone = reach if below is None else spacing * 4
+        yy, xx = np.ogrid[box[0], box[1]]
         distance[(xx - reference[0]) ** 2 + (yy - reference[1]) ** 2 > zone * zone] = 0
         cy, cx = np.unravel_index(int(np.argmax(distance)), distance.shape)
         found = float(distance[cy, cx])
+        cy, cx = cy + int(corner[1]), cx + int(corner[0])
         level = len(chain)
         candidates = [s for s in pieces.sizes if below is None or s < below]
         if not candidates:
@@ -472,8 +477,10 @@ def _colour_chain(labels, edges, frame: _Frame, seed, radii: dict, reach: float)
         chain[size] = (centre, presence, colour)
         if colour is None:
             break
+        box, yy, xx = _circle_window(labels.shape, centre, radius + opening_radius + 2)
+        corner = np.array([box[1].start, box[0].start], dtype=float)
         inside = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= (radius - RIM_INSET * spacing) ** 2
-        footprint = inside & (labels != board) & (labels != colour)
+        footprint = inside & (labels[box] != board) & (labels[box] != colour)
         reference, below = centre, size
     return chain
 
