@@ -137,6 +137,8 @@ class Companion:
             data["turn"] = self.turn_label(position)
         if event.get("move") is not None:
             data["notation"] = self.notation(event["move"])
+        elif event.get("moves"):
+            data["notation"] = " then ".join(self.notation(move) for move in event["moves"])
         for side in ("snapshot_before", "snapshot_after"):
             if event.get(side):
                 data[side + "_url"] = "/snapshots/" + Path(event[side]).name

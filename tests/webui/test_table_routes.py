@@ -37,6 +37,14 @@ def test_table_page_shows_turn_board_and_log_after_moves(table, client):
     assert view["position"]["pits"][2] == 0 and view["alert"] is None
 
 
+def test_two_moves_in_one_picture_are_logged_in_notation(table, client):
+    table.show(0)
+    table.show(2)
+    entry = client.get("/api/table").get_json()["log"][-1]
+    assert entry["moves"] == [{"player": "south", "pit": "c"}, {"player": "north", "pit": "d"}]
+    assert entry["notation"] == "South c then North d"
+
+
 def test_event_stream_sends_a_snapshot_then_each_judged_move(table, client):
     table.show(0)
     response = client.get("/events", buffered=False)

@@ -19,7 +19,6 @@ const VERDICT_TEXT = {
 
 function logText(entry) {
   if (entry.notation) return entry.notation;
-  if (entry.moves && entry.moves.length) return entry.moves.map((m) => JSON.stringify(m)).join(", then ");
   return VERDICT_TEXT[entry.type] || entry.type;
 }
 
