@@ -44,12 +44,13 @@ def varanasi_svg(state: dict, pieceset: dict | None = None) -> str:
     """Towers as side-view stacks, bottom disc at the bottom, size digit written on each disc.
 
     Towers go three to a row, so that a phone-width drawing keeps the discs big enough to tap.
+    The drawing is always three towers wide, so the discs keep their scale as towers go.
     """
     stacks = state.get("stacks", [])
     tallest = max((len(s) for s in stacks), default=1)
     row_height = tallest * _DISC_HEIGHT + _ROW_GAP
     rows = max(1, -(-len(stacks) // _TOWERS_PER_ROW))
-    width = min(max(1, len(stacks)), _TOWERS_PER_ROW) * _TOWER_PITCH
+    width = _TOWERS_PER_ROW * _TOWER_PITCH
     height = rows * row_height
     parts = [f'<svg class="board varanasi" viewBox="0 0 {width} {height}" role="img" '
              f'aria-label="{len(stacks)} towers" xmlns="http://www.w3.org/2000/svg">']

@@ -34,6 +34,14 @@ def test_varanasi_drawing_stacks_discs_bottom_up_in_the_piece_set_colours():
     assert 'fill="#111">2</text>' in svg and 'fill="#fff">4</text>' in svg
 
 
+def test_varanasi_discs_keep_their_scale_as_towers_are_taken():
+    def view_box(stacks):
+        svg = board_svg({"game": "varanasi", "stacks": stacks})
+        return re.search(r'viewBox="([\d ]+)"', svg).group(1)
+
+    assert view_box([["4blue"]]) == view_box([["4blue"], ["3red"], ["2green"]])
+
+
 def test_drawing_refuses_bad_positions_with_a_reason():
     with pytest.raises(ArbiterError, match="cannot draw a position of game 'nanku'"):
         board_svg({"game": "nanku", "pieces": []})
