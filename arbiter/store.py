@@ -281,8 +281,12 @@ class Store:
         return rows[0][0] if rows else None
 
     def unfinished_match(self, game: str) -> int | None:
-        """The most recent match of this kind not yet finished (its next game may not exist yet)."""
-        rows = self._read("SELECT id FROM matches WHERE game=? AND finished_at IS NULL ORDER BY id DESC LIMIT 1",
+        """The unfinished match of this kind that was played last (its next game may not exist yet).
+
+        A match without games, such as a tournament pairing not yet seated at a table, is none.
+        """
+        rows = self._read("SELECT m.id FROM matches m JOIN games g ON g.match_id = m.id "
+                          "WHERE m.game=? AND m.finished_at IS NULL GROUP BY m.id ORDER BY MAX(g.id) DESC LIMIT 1",
                           (game,))
         return rows[0][0] if rows else None
 

@@ -9,6 +9,7 @@ camera behind a motion gate, records every verdict in the store and publishes ev
 """
 from __future__ import annotations
 
+import json
 import math
 import threading
 from dataclasses import dataclass
@@ -303,8 +304,7 @@ class Tracker:
         self.gate = gate or MotionGate()
         self._recognize = recognize
         self._no_board_timeout = no_board_timeout
-        self.judge = Judge(rules, [rules.state_from_json(s) for s in store.game_history(game_id)],
-                           setup_until_first_move=True)
+        self.judge = self._judge_of(game_id)
         self._lock = threading.RLock()
         self._subscribers: list[Callable[[dict], None]] = []
         self._status = MOVING
@@ -443,16 +443,38 @@ class Tracker:
                 self.store.finish_match(match_id, standing)
             self._publish({"type": "match", "match_id": match_id, "standing": standing})
 
+    def _judge_of(self, game_id: int) -> Judge:
+        history = [self.rules.state_from_json(s) for s in self.store.game_history(game_id)]
+        return Judge(self.rules, history, setup_until_first_move=True)
+
+    def _switch_to(self, game_id: int) -> None:
+        self.game_id = game_id
+        self.judge = self._judge_of(game_id)
+        self._pending_illegal = None
+        self._last_stable = None
+        self._publish({"type": "game", "game_id": game_id})
+
     def _next_game(self) -> None:
         match = self.store.match(self.store.game(self.game_id)["match_id"])
         if match["finished_at"] is None:
-            self.game_id = self.store.new_game(match["id"])
+            self._switch_to(self.store.new_game(match["id"]))
         else:
-            self.game_id = open_game(self.store, self.rules, [p["id"] for p in match["players"]],
-                                     match["tournament_id"])
-        self.judge = Judge(self.rules, setup_until_first_move=True)
-        self._last_stable = None
-        self._publish({"type": "game", "game_id": self.game_id})
+            # Play that goes on after a tournament pairing is decided is not another pairing.
+            self._switch_to(open_game(self.store, self.rules, [p["id"] for p in match["players"]]))
+
+    def play_match(self, match_id: int) -> None:
+        """Judge a stored match here from now on (a tournament pairing seated at this table).
+
+        The game the table was playing stays in the store, unfinished, to be resumed the same way.
+        """
+        with self._lock:
+            match = self.store.match(match_id)
+            if match["rules"] != self.rules.to_json():
+                raise ArbiterError(f"match {match_id} is {match['game']} under rules "
+                                   f"{json.dumps(match['rules'])}; this table judges {json.dumps(self.rules.to_json())}")
+            if match["finished_at"] is not None:
+                raise ArbiterError(f"match {match_id} is already decided")
+            self._switch_to(game_to_play(self.store, match_id))
 
     # Player corrections -------------------------------------------------------------------------
     def set_position(self, state_json: dict) -> None:
@@ -569,6 +591,11 @@ def open_game(store, rules, player_ids=(), tournament_id: int | None = None) -> 
         match = store.match(match_id)
         seated = [p["id"] for p in match["players"]]
         if match["rules"] == rules.to_json() and (not player_ids or seated == list(player_ids)):
-            unfinished = [g["id"] for g in store.games(match_id) if g["finished_at"] is None]
-            return unfinished[-1] if unfinished else store.new_game(match_id)
+            return game_to_play(store, match_id)
     return store.new_game(store.new_match(rules.to_json(), player_ids, tournament_id))
+
+
+def game_to_play(store, match_id: int) -> int:
+    """The match's unfinished game, or its next game if the last one has ended."""
+    unfinished = [g["id"] for g in store.games(match_id) if g["finished_at"] is None]
+    return unfinished[-1] if unfinished else store.new_game(match_id)

@@ -293,3 +293,42 @@ def test_a_match_ends_when_the_engine_says_so_and_the_next_set_begins_a_new_one(
     assert standing["over"] and standing["winners"] == [1] and standing["standings"] == {"0": 0, "1": 1}
     assert store.match(first_match)["result"] == standing
     assert store.game(tracker.game_id)["match_id"] != first_match
+
+
+def test_a_tournament_pairing_seated_at_the_table_is_judged_into_its_match(tmp_path):
+    rules = load_rules({"game": "varanasi", "sets": 1})
+    store = Store(tmp_path / "t.sqlite3")
+    ann, bob = store.add_player("Ann"), store.add_player("Bob")
+    casual_game = open_game(store, rules)
+    cup = store.add_tournament("Cup")
+    pairing = store.new_match(rules.to_json(), [ann, bob], cup)
+    # A restart goes on with the table's own game, not with a pairing it has never played.
+    assert open_game(store, rules) == casual_game
+    start = {"game": "varanasi", "stacks": [["4red"], ["3blue", "1red"]]}
+    readings = [start, {"game": "varanasi", "stacks": [["3blue"]]}, {"game": "varanasi", "stacks": []},
+                {"game": "varanasi", "stacks": [["4green"]]}]
+    tracker = Tracker(rules, PROFILE, store, casual_game, recognize=ScriptedRecogniser(readings))
+    events = []
+    tracker.subscribe(events.append)
+    tracker.play_match(pairing)
+    assert store.game(tracker.game_id)["match_id"] == pairing
+    assert of_type(events, "game") == [{"type": "game", "game_id": tracker.game_id}]
+    show(tracker, [0, 1, 2, 3])
+    assert store.match(pairing)["result"]["winners"] == [1]
+    # Play going on after the pairing is decided is not another pairing of the tournament.
+    assert [m["id"] for m in store.matches(cup)] == [pairing]
+    assert store.game(casual_game)["finished_at"] is None  # kept, to be resumed
+
+
+def test_only_an_undecided_match_of_the_tables_rules_can_be_seated(tmp_path):
+    tracker, _ = make_tracker(tmp_path, [])
+    store = tracker.store
+    wiki = store.new_match(load_rules({"game": "varanasi", "relocation": "wiki"}).to_json())
+    with pytest.raises(ArbiterError, match="this table judges"):
+        tracker.play_match(wiki)
+    decided = store.new_match(RULES.to_json())
+    store.finish_match(decided, {"over": True, "winner": 0})
+    with pytest.raises(ArbiterError, match="already decided"):
+        tracker.play_match(decided)
+    with pytest.raises(ArbiterError):
+        tracker.play_match(9999)
