@@ -12,6 +12,7 @@ from typing import Callable
 
 import cv2
 
+from engines import load_rules
 from engines.errors import ArbiterError
 from webui.board_svg import board_svg
 from webui.live import EventHub, FrameBuffer, sse_message
@@ -81,6 +82,20 @@ class TappedCamera:
         self.camera.close()
 
 
+def seat_names(match: dict) -> dict:
+    """Seat (as the engine names it) -> the player's name, falling back to the seat's own name."""
+    game = match["game"]
+    by_index = {p["seat"]: p["name"] for p in match["players"]}
+    if game == "wari":
+        sides = ("south", "north")
+    elif game == "nanku":
+        sides = ("white", "black")
+    else:
+        sides = tuple(range(max(len(by_index), load_rules(match["rules"]).players)))
+    return {side: by_index.get(index, str(side).capitalize() if isinstance(side, str) else f"Seat {side + 1}")
+            for index, side in enumerate(sides)}
+
+
 class Companion:
     """The live table behind the pages: tracker, store, camera view and event fan-out."""
 
@@ -122,6 +137,9 @@ class Companion:
     # Events ------------------------------------------------------------------------------------
     def _relay(self, event: dict) -> None:
         """Called on the tracker's thread: enrich and publish, never block."""
+        if event.get("type") == "game":
+            # Another match may now be played here (a tournament pairing): its players' names.
+            self.seat_names = seat_names(self.store.match(self.store.game(event["game_id"])["match_id"]))
         data = self.describe(event)
         # The tracker judges on the thread that reads the camera, so the newest frame is the one
         # this event is about: its time lets a page (or the benchmark) see the end-to-end delay.

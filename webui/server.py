@@ -21,7 +21,7 @@ from werkzeug.serving import make_server
 from engines import load_rules
 from engines.errors import ArbiterError
 from webui.app import create_app
-from webui.companion import Companion, LatestObservation
+from webui.companion import Companion, LatestObservation, seat_names
 from webui.security import check_bind
 
 DEMO_GAMES = {"wari": "wari-demo.json", "varanasi": "varanasi-demo.json"}
@@ -41,7 +41,6 @@ DEMO_WARI_SESSION = 2
 def build_companion(rules, profile: dict, camera, store, player_names=()) -> Companion:
     """Tracker on `camera`, recording into `store`, as a Companion ready to start."""
     from arbiter.tracker import Tracker, open_game
-    from webui.routes.scores import seat_names
 
     known = {p["name"]: p["id"] for p in store.players()}
     player_ids = [known.get(name) or store.add_player(name) for name in player_names]

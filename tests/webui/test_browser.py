@@ -100,3 +100,27 @@ def test_every_page_renders_on_a_phone(demo_url, browser, screenshots):
         assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         page.screenshot(path=str(screenshots / f"{name}-phone.png"), full_page=True)
     page.close()
+
+
+def test_a_pairing_seated_from_the_tournament_page_reaches_an_open_table_page(demo_url, browser, screenshots):
+    # Last in this module: the demo table judges into the pairing from now on.
+    table = browser.new_page(viewport=DESKTOP)
+    table.goto(demo_url + "/table")
+    table.wait_for_function("document.querySelectorAll('#log .entry.move').length > 0", timeout=20_000)
+    director = browser.new_page(viewport=DESKTOP)
+    director.goto(demo_url + "/tournament")
+    for name in ("Esi", "Yaw"):
+        director.fill('input[name="name"] >> nth=0', name)
+        director.click("text=Add player")
+    director.fill('input[placeholder="Tournament name"]', "Club night")
+    director.click("text=New tournament")
+    director.select_option('select[name="game"]', "wari")
+    director.click("text=Pair round 1")
+    director.click("text=Play here >> nth=0")
+    expect(director.locator(".flash")).to_contain_text("now play at this table")
+    # The page that was already open starts the seated match's empty game, without a reload.
+    table.wait_for_function("document.querySelectorAll('#log .entry.move').length === 0", timeout=10_000)
+    expect(table.locator("#board svg")).to_have_count(0)
+    table.screenshot(path=str(screenshots / "table-after-seating.png"), full_page=True)
+    director.close()
+    table.close()

@@ -97,6 +97,29 @@ def test_swiss_pairs_from_the_roster(table, client):
     assert len(matches) == 2 and {m["game"] for m in matches} == {"varanasi"}
 
 
+def test_a_pairing_played_at_the_table_is_judged_into_its_match(table, client):
+    for name in ("Esi", "Yaw"):
+        post_form(client, "/tournament/players", name=name)
+    tournament_id = int(post_form(client, "/tournament/new", name="Cup").headers["Location"].split("id=")[1])
+    client.post(f"/tournament/{tournament_id}/pair", data={
+        "csrf_token": csrf_of(client), "game": "wari", "system": "swiss", "entrant": ["Esi", "Yaw"]})
+    (pairing,) = table.tracker.store.matches(tournament_id)
+    assert 'Play here</button>' in client.get(f"/tournament?id={tournament_id}").get_data(as_text=True)
+    seated = post_form(client, f"/tournament/match/{pairing['id']}/play")
+    assert seated.status_code == 303 and seated.headers["Location"].endswith("/table")
+    home, away = (p["name"] for p in pairing["players"])
+    table.show(0)
+    table.show(1)
+    assert f"{away} (North) to move" in client.get("/table").get_data(as_text=True)
+    store = table.tracker.store
+    assert store.game(table.tracker.game_id)["match_id"] == pairing["id"]
+    assert [m.verdict for m in store.moves(table.tracker.game_id)] == ["start", "move"]
+    assert "at this table</span>" in client.get(f"/tournament?id={tournament_id}").get_data(as_text=True)
+    other_rules = store.new_match({"game": "wari", "variant": "abapa"})
+    refused = post_form(client, f"/tournament/match/{other_rules}/play")
+    assert refused.status_code == 400 and "this table judges" in refused.get_data(as_text=True)
+
+
 def test_tournament_bad_requests(table, client):
     post_form(client, "/tournament/players", name="Ama")
     duplicate = post_form(client, "/tournament/players", name="Ama")

@@ -27,6 +27,13 @@ def test_with_a_pin_changes_need_it(table, pin_client):
     assert correct(pin_client, start, **{"X-Arbiter-Pin": "4321"}).status_code == 200
 
 
+def test_seating_a_pairing_needs_the_pin(table, pin_client):
+    match_id = table.tracker.store.new_match(table.tracker.rules.to_json())
+    refused = pin_client.post(f"/tournament/match/{match_id}/play", data={"csrf_token": csrf_of(pin_client)})
+    assert refused.status_code == 403
+    assert table.tracker.store.game(table.tracker.game_id)["match_id"] != match_id
+
+
 def test_unlocking_once_opens_the_session(table, pin_client):
     table.show(0)
     token = csrf_of(pin_client)

@@ -16,26 +16,13 @@ from engines import Outcome, load_rules
 from engines.errors import ArbiterError
 from engines.series import Series
 from webui.chart_svg import line_chart
+from webui.companion import seat_names
 from webui.routes.table import companion
 
 bp = Blueprint("scores", __name__)
 
 # The match result of a bye in a tournament (a one-seat match finished when paired).
 BYE = {"bye": True}
-
-
-def seat_names(match: dict) -> dict:
-    """Seat (as the engine names it) -> the player's name, falling back to the seat's own name."""
-    game = match["game"]
-    by_index = {p["seat"]: p["name"] for p in match["players"]}
-    if game == "wari":
-        sides = ("south", "north")
-    elif game == "nanku":
-        sides = ("white", "black")
-    else:
-        sides = tuple(range(max(len(by_index), load_rules(match["rules"]).players)))
-    return {side: by_index.get(index, str(side).capitalize() if isinstance(side, str) else f"Seat {side + 1}")
-            for index, side in enumerate(sides)}
 
 
 def finished_outcomes(store, match: dict) -> list[Outcome]:

@@ -89,9 +89,10 @@ def page():
     rounds = {}
     for game in games:
         rounds.setdefault(game["round"], []).append(game)
+    at_table = store.game(companion().tracker.game_id)["match_id"]
     return render_template("tournament.html", tournaments=tournaments, chosen=chosen, rounds=rounds,
                            standings=table, players=store.players(), systems=SYSTEMS,
-                           entrants=entrants)
+                           entrants=entrants, at_table=at_table)
 
 
 @bp.post("/tournament/players")
@@ -114,7 +115,10 @@ def pair_next_round(tournament_id: int):
     store = companion().store
     if tournament_id not in {t["id"] for t in store.tournaments()}:
         abort(404, description=f"no tournament with id {tournament_id}")
-    rules = load_rules({"game": request.form.get("game", "")})
+    table = companion()
+    game = request.form.get("game", "")
+    # Pairings of this table's game follow its rules, so that they can be played here.
+    rules = table.rules if game == table.game else load_rules({"game": game})
     system = request.form.get("system", "")
     if system not in SYSTEMS:
         raise ArbiterError(f"unknown pairing system {system!r}: expected {' or '.join(SYSTEMS)}")
@@ -141,6 +145,17 @@ def pair_next_round(tournament_id: int):
             store.finish_match(match_id, BYE)
     flash(f"Round {pairings[0].round} paired: {len(pairings)} tables.")
     return redirect(url_for("tournament.page", id=tournament_id), code=303)
+
+
+@bp.post("/tournament/match/<int:match_id>/play")
+@director_required
+def play_here(match_id: int):
+    table = companion()
+    match = table.store.match(match_id)
+    table.tracker.play_match(match_id)
+    names = " – ".join(p["name"] for p in match["players"])
+    flash(f"{names} now play at this table: set up the opening position.")
+    return redirect(url_for("table.page"), code=303)
 
 
 @bp.post("/tournament/match/<int:match_id>/result")

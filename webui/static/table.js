@@ -70,7 +70,8 @@ const handlers = {
   snapshot(data) {
     $("log").replaceChildren();
     data.log.forEach(addLogEntry);
-    showPosition(data);
+    $("board").innerHTML = data.board_svg || "";
+    $("turn").textContent = data.turn || "Waiting for the opening position";
     if (data.status) setStatus(data.status);
     if (data.alert) showAlert(data.alert); else hideAlert();
   },
@@ -98,7 +99,11 @@ const handlers = {
       $("over").textContent += ` · Match over: seat ${standing.winners.map((seat) => seat + 1).join(" & ")} wins`;
     }
   },
-  game() { $("log").replaceChildren(); $("over").classList.remove("visible"); },
+  // Another game at the table (the next one, or a match seated here): show it as a new page would.
+  async game() {
+    $("over").classList.remove("visible");
+    handlers.snapshot(await (await fetch("/api/table")).json());
+  },
   status(data) { setStatus(data.status); },
   camera(data) { setStatus(data.status === "lost" ? "camera_lost" : "moving"); },
   error(data) { $("alert-reason").textContent = data.message; $("alert").classList.add("visible"); },
