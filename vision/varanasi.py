@@ -22,6 +22,9 @@ from engines.errors import ArbiterError
 from vision.varanasi_assignment import assign
 from vision.varanasi_colour import ColourModel, colour_statistics
 from vision.varanasi_geometry import (
+    SOBEL_GAIN,
+    DarkLine,
+    EdgeField,
     ScaleField,
     best_circle,
     centre_votes,
@@ -54,6 +57,14 @@ SEED_SHARE = 0.6
 # calibration (a white disc on a cream board shows only its shadowed side).
 PRESENCE_MIDPOINT = 0.55
 PRESENCE_SOFTNESS = 0.06
+# On a disc of its own colour, a disc's rim shows as a dark line only where its side and its
+# shadow fall, about half of it; sizes pieced together from the rims and shadows of the tower's
+# other discs mostly reach about a third (on the bench: real ones 0.42-0.54, made-up ones at
+# most 0.35 but for two). The bench reads best from 0.4 to 0.45 of the rim; 0.35 lets ghosts in.
+SAME_COLOUR_MIDPOINT = 0.4
+# There the line must be darker than both sides by this many standard deviations of that face's
+# pixel noise (1 lets face texture make rims up; 2 loses a black disc on black).
+VALLEY_NOISE_FACTOR = 1.5
 # A disc found by edges alone, with no coloured disc in its tower, needs nearly as much rim as the
 # weakest calibration disc showed: arcs of the board's drawing must not make towers.
 ALONE_MIDPOINT = 0.9
@@ -312,12 +323,14 @@ def _seeds(edges, frame: _Frame) -> list[np.ndarray]:
     return [np.array([x, y], dtype=float) for x, y, _ in kept]
 
 
-def _edge_presence(coverage: float, frame: _Frame, alone: bool = False, colour: int | None = None) -> float:
+def _edge_presence(
+    coverage: float, frame: _Frame, alone: bool = False, colour: int | None = None, same_colour: bool = False
+) -> float:
     """Presence from rim coverage, judged against how much rim a lone disc of its colour (when
     known, else of the weakest colour) showed in calibration; a disc with nothing else in its
-    tower to back it up must show nearly all of that."""
+    tower to back it up must show nearly all of that, one on a disc of its own colour less."""
     rim = frame.weakest_rim if colour is None else frame.rims[colour]
-    midpoint = (ALONE_MIDPOINT if alone else PRESENCE_MIDPOINT) * rim
+    midpoint = (ALONE_MIDPOINT if alone else SAME_COLOUR_MIDPOINT if same_colour else PRESENCE_MIDPOINT) * rim
     return float(1.0 / (1.0 + np.exp(-(coverage - midpoint) / PRESENCE_SOFTNESS)))
 
 
@@ -346,40 +359,95 @@ def _read_tower(image_bgr, work_lab, frame: _Frame, seed_full, threshold: float)
     labels = cv2.resize(_labels(work, frame), (x1 - x0, y1 - y0), interpolation=cv2.INTER_NEAREST)
     radii = {size: r * px_per_mm for size, r in zip(pieces.sizes, pieces.radii_mm)}
     chain = _colour_chain(labels, edges, frame, seed, radii, reach)
-    gap = EDGE_GAP_MM * px_per_mm
+    # Edge tests, strongest rim first: a rim once accepted is excluded from the tests of the
+    # other sizes, so a size between two real discs is not made up of pieces of their rims
+    # and shadows (which a test in size order, before the smaller disc is known, would do).
+    context = _EdgeContext(edges, labels, frame, seed, radii, reach, step, EDGE_GAP_MM * px_per_mm)
+    accepted = dict(chain)  # size -> (centre, presence, colour label just inside its rim)
+    while True:
+        candidates = {size: _edge_candidate(size, accepted, context) for size in pieces.sizes if size not in accepted}
+        strongest = max(candidates, key=lambda size: candidates[size][1], default=None)
+        if strongest is None or candidates[strongest][1] < 0.5:
+            break
+        accepted[strongest] = candidates[strongest]
     slots = []  # (size, centre, radius, presence), biggest first
-    colour_below: dict[int, int | None] = {}  # colour label just inside each slot's rim
     for size in sorted(pieces.sizes, reverse=True):
-        level = sum(1 for s in slots if s[3] >= 0.5)
-        radius = radii[size] * _growth(level, pieces)
-        if size in chain:
-            centre, presence, colour_below[size] = chain[size]
-            slots.append((size, centre, radius, presence))
-            continue
-        known = [(c[0], c[1], radii[s] * _growth(level, pieces)) for s, (c, *_) in chain.items()]
-        known += [(c[0], c[1], r) for _, c, r, p in slots if p >= 0.5 and (c[0], c[1], r) not in known]
-        below = [c for s, c, _, p in slots if p >= 0.5]
-        # The colour label of the disc this one would rest on (None: board-like, e.g. white).
-        below_colour = colour_below[[s for s, _, _, p in slots if p >= 0.5][-1]] if below else None
-        above = [chain[s][0] for s in sorted(chain, reverse=True) if s < size]
-        reference = below[-1] if below else (above[0] if above else seed)
-        search = (edges, reference, radius, step if below or above else reach, known, gap)
-        centre, coverage = best_circle(*search, EDGE_STRICTNESS)
-        ring = _ring_colour(labels, len(frame.colours.names), centre, radius)
-        same_colour = below and ring is not None and ring == below_colour
-        if same_colour:
-            # On a disc of its own colour only the thin dark line of its side shows; shadows
-            # and face texture of that colour would pass for edges.
-            centre, coverage = best_circle(*search, 1.0, valley=True)
-        presence = _edge_presence(
-            coverage, frame, alone=not chain and not below, colour=below_colour if same_colour else None
-        )
-        if presence >= DOUBTFUL or any(p >= 0.5 for *_, p in slots):
-            slots.append((size, centre, radius, presence))
-            colour_below[size] = ring
+        centre, presence, _ = accepted[size] if size in accepted else candidates[size]
+        if size in chain or presence >= DOUBTFUL or any(p >= 0.5 for *_, p in slots):
+            slots.append((size, centre, radii[size] * _growth(_level(size, accepted), pieces), presence))
     if not any(p >= 0.5 for *_, p in slots):
         return None
     return TowerReading(tuple(_colour_slots(edges.lab, labels, origin, frame, slots)))
+
+
+@dataclass(frozen=True)
+class _EdgeContext:
+    """What the edge tests of one tower share: its crop's edges and labels, and distances (px)."""
+
+    edges: EdgeField
+    labels: np.ndarray
+    frame: _Frame
+    seed: np.ndarray
+    radii: dict
+    reach: float
+    step: float
+    gap: float
+
+
+def _level(size: int, accepted: dict) -> int:
+    """How many discs of the tower, found present, lie under a disc of `size`."""
+    return sum(1 for s, (_, presence, _) in accepted.items() if s > size and presence >= 0.5)
+
+
+def _edge_candidate(size: int, accepted: dict, context: _EdgeContext):
+    """(centre, presence, colour label just inside its rim) of a disc of `size` judged by its rim
+    alone, near the disc it would rest on, away from the rims of the discs already accepted."""
+    frame, pieces = context.frame, context.frame.pieces
+    radius = context.radii[size] * _growth(_level(size, accepted), pieces)
+    known = [(c[0], c[1], context.radii[s] * _growth(_level(s, accepted), pieces)) for s, (c, *_) in accepted.items()]
+    bigger = [s for s, (_, p, _) in accepted.items() if s > size and p >= 0.5]
+    smaller = [s for s in accepted if s < size]
+    below = min(bigger) if bigger else None
+    # The colour label of the disc this one would rest on (None: board-like, e.g. white).
+    below_colour = accepted[below][2] if below is not None else None
+    reference = accepted[below][0] if below is not None else (accepted[max(smaller)][0] if smaller else context.seed)
+    search = (context.edges, reference, radius, context.step if accepted else context.reach, known, context.gap)
+    centre, coverage = best_circle(*search, EDGE_STRICTNESS)
+    ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius)
+    same_colour = below is not None and ring is not None and ring == below_colour
+    if same_colour:
+        # On a disc of its own colour only the thin dark line of its side shows; shadows
+        # and face texture of that colour would pass for edges.
+        lower_radius = context.radii[below] * _growth(_level(below, accepted), pieces)
+        # A size pieced together from the tower's other rims has the board or a disc lower
+        # down beyond some of its arcs.
+        lower_down = {accepted[s][2] for s in bigger if s > below} - {below_colour, None}
+        line = _dark_line(context, below_colour, accepted[below][0], lower_radius, lower_down)
+        centre, coverage = best_circle(*search, valley=line)
+    presence = _edge_presence(
+        coverage, frame, alone=not accepted, colour=below_colour if same_colour else None, same_colour=same_colour
+    )
+    return centre, presence, ring
+
+
+def _dark_line(context: _EdgeContext, colour: int, centre, radius: float, lower_down=()) -> DarkLine:
+    """How the rim of a disc resting on a disc of `colour` (centre, radius) is judged: darker
+    than both its sides by a multiple of that face's own pixel noise (a black face is far less
+    noisy than the board, whose noise sets the edge threshold), at most by the step the edge
+    threshold stands for. Beyond the rim lies the disc it rests on, so not the board nor the
+    colours (labels) `lower_down` of the discs under that one; the colour of the disc below
+    itself is not required there: its label is the most common one near its rim, which a disc
+    far off-centre on top of it can take over."""
+    edges, labels = context.edges, context.labels
+    bar = edges.threshold / SOBEL_GAIN
+    window, yy, xx = _circle_window(labels.shape, centre, radius)
+    inside = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= radius * radius
+    face = edges.lab[window][inside & (labels[window] == colour), 0]
+    depth = bar
+    if len(face) >= MIN_RING_PIXELS:
+        noise = 1.4826 * float(np.median(np.abs(face - np.median(face))))  # robust standard deviation
+        depth = min(VALLEY_NOISE_FACTOR * noise, bar)
+    return DarkLine(depth, ~np.isin(labels, [len(context.frame.colours.names), *lower_down]))
 
 
 def _growth(level: int, pieces: PieceSet) -> float:

@@ -21,9 +21,10 @@ RADIAL_ALIGNMENT = 0.85
 # Rims of nested discs lie a few pixels apart, so a rim must be found within a pixel of its circle.
 RIM_BAND_PX = 1.0
 GRID_PX = 3.0
-# A dark rim line must be darker than the faces this far (px) to either side of it...
+# A dark rim line must be darker than the faces this far (px) to either side of it.
 VALLEY_SIDE_PX = 4.0
-# ...by the edge threshold over this factor: a 3x3 Sobel answers a step of h with about 4h.
+# A 3x3 Sobel answers a step of h with about 4h: an edge threshold over this is a step in
+# lightness.
 SOBEL_GAIN = 4.0
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, RIM_ANGLES, endpoint=False)
 _COS = np.cos(_ANGLES)
@@ -31,6 +32,16 @@ _SIN = np.sin(_ANGLES)
 # Gradients are float32: float32 tables keep products from being widened to float64.
 _COS32 = _COS.astype(np.float32)
 _SIN32 = _SIN.astype(np.float32)
+
+
+@dataclass(frozen=True)
+class DarkLine:
+    """How a rim is judged as a thin dark line: darker by `depth` (lightness) than both sides, with
+    its outer side where `beyond` (a boolean mask over the edge field) allows: on the disc it
+    rests on, not on the board or a disc lower down."""
+
+    depth: float
+    beyond: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -161,7 +172,7 @@ def _rim_offsets(radius_quarters: int, width: int) -> tuple[np.ndarray, np.ndarr
 
 def rim_coverage(
     edges: EdgeField, centres: np.ndarray, radius: float, exclude=(), gap: float = 0.0,
-    strictness: float = 1.0, valley: bool = False,
+    strictness: float = 1.0, valley: "DarkLine | None" = None,
 ) -> np.ndarray:
     """For each candidate centre (n, 2), the share of the rim showing an edge: see `rim_scores`."""
     return rim_scores(edges, centres, radius, exclude, gap, strictness, valley)[0]
@@ -169,15 +180,15 @@ def rim_coverage(
 
 def rim_scores(
     edges: EdgeField, centres: np.ndarray, radius: float, exclude=(), gap: float = 0.0,
-    strictness: float = 1.0, valley: bool = False,
+    strictness: float = 1.0, valley: "DarkLine | None" = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(coverage, sharpness) for each candidate centre (n, 2; rounded to whole pixels), the share of the rim showing
     a radial edge.
 
     A direction counts when, within a pixel of the radius, an edge above the threshold points
-    along the radius. With `valley`, it counts instead when the rim is a thin dark line: darker
+    along the radius. With `valley`, it counts instead when the rim is a thin dark line, darker
     than both sides a few pixels away, as where a disc rests on one of its own colour (its side
-    and the crack below it), while a shadow is too wide and face texture too weak for that.
+    and the crack below it), while a shadow is too wide for that; see `DarkLine`.
 
     Directions outside the frame, or within `gap` of the rim of a circle in `exclude` ((x, y, r)
     of known neighbours, whose own edges would answer), are left out; a circle with less than a
@@ -203,10 +214,11 @@ def rim_scores(
     gx, gy = edges.gx.reshape(-1), edges.gy.reshape(-1)
     on_circle = flat[..., 2]
     sharpness = np.abs(gx[on_circle] * _COS32 + gy[on_circle] * _SIN32)
-    if valley:
+    if valley is not None:
         lightness = edges.lab[..., 0].reshape(-1)[flat]
         sides = np.minimum(lightness[..., 0], lightness[..., 4])
-        hits = lightness[..., 1:4].min(axis=2) < sides - strictness * edges.threshold / SOBEL_GAIN
+        hits = lightness[..., 1:4].min(axis=2) < sides - valley.depth
+        hits &= valley.beyond.reshape(-1)[flat[..., 4]]
     else:
         band = flat[..., 1:4]
         radial = np.abs(gx[band] * _COS32[:, None] + gy[band] * _SIN32[:, None])
@@ -240,7 +252,7 @@ def rim_scores(
 
 def best_circle(
     edges: EdgeField, centre, radius: float, reach: float, exclude=(), gap: float = 0.0,
-    strictness: float = 1.0, valley: bool = False,
+    strictness: float = 1.0, valley: "DarkLine | None" = None,
 ) -> tuple[np.ndarray, float]:
     """The centre within `reach` of `centre` whose rim of `radius` shows best: a grid of
     `GRID_PX` (the band judged around the radius is about that wide), then the 8 neighbours of

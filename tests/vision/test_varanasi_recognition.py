@@ -93,6 +93,15 @@ def test_small_disc_nearly_covering_the_rim_below(profile):
     assert same(recognize(image, profile).to_json()["state"]["stacks"], towers)
 
 
+@pytest.mark.parametrize("seed", [40, 41, 42, 43])
+def test_discs_on_discs_of_their_own_colour(profile, seed):
+    # Only a thin dark line (side, crack, shadow) tells these apart; and a size sandwiched between
+    # two discs of one colour (a 3 between 4yellow and 2yellow) must not be made up of their rims.
+    towers = [["4red", "3red", "1orange"], ["4yellow", "2yellow"], ["3green", "2green", "1green"], ["2blue", "1blue"]]
+    image = render_table(towers, STANDARD, seed=seed)
+    assert same(recognize(image, profile).to_json()["state"]["stacks"], towers)
+
+
 def test_tower_touching_the_image_edge(profile):
     towers = [["4green", "2yellow"], ["3red"]]
     # The board is bigger than the view here, so the tower stands on it while the frame cuts it.
