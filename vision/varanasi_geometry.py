@@ -37,11 +37,12 @@ _SIN32 = _SIN.astype(np.float32)
 @dataclass(frozen=True)
 class DarkLine:
     """How a rim is judged as a thin dark line: darker by `depth` (lightness) than both sides, with
-    its outer side where `beyond` (a boolean mask over the edge field) allows: on the disc it
-    rests on, not on the board or a disc lower down."""
+    its outer side on a pixel whose label (in `labels`, over the edge field) `allowed` (indexed
+    by label) accepts: on the disc it rests on, not on the board or a disc lower down."""
 
     depth: float
-    beyond: np.ndarray
+    labels: np.ndarray
+    allowed: np.ndarray
 
 
 @dataclass(frozen=True)
@@ -218,7 +219,7 @@ def rim_scores(
         lightness = edges.lab[..., 0].reshape(-1)[flat]
         sides = np.minimum(lightness[..., 0], lightness[..., 4])
         hits = lightness[..., 1:4].min(axis=2) < sides - valley.depth
-        hits &= valley.beyond.reshape(-1)[flat[..., 4]]
+        hits &= valley.allowed[valley.labels.reshape(-1)[flat[..., 4]]]
     else:
         band = flat[..., 1:4]
         radial = np.abs(gx[band] * _COS32[:, None] + gy[band] * _SIN32[:, None])
