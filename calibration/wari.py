@@ -9,6 +9,8 @@ seed covers in each pit, and how much that area varies between pits.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 
@@ -297,5 +299,26 @@ def _learn_spotters(frame: np.ndarray, geometry: BoardGeometry, colours: SeedCol
     for cue in SPOT_CUES:
         agreeing = trials[cue][agreement[cue] == best]
         if len(agreeing):
-            spotters.append(SeedSpotter(cue, kernel, float((agreeing.min() + agreeing.max()) / 2), slip))
+            spotter = SeedSpotter(cue, kernel, float((agreeing.min() + agreeing.max()) / 2), slip)
+            if cue == "glint":
+                spotter = replace(spotter, glint_offset=_glint_offset(frame, colours, spotter))
+            spotters.append(spotter)
     return tuple(spotters), best
+
+
+def _glint_offset(frame: np.ndarray, colours: SeedColourModel, spotter: SeedSpotter) -> tuple[float, float]:
+    """Median offset from a glint to the centre of the seed pixels around it (within 0.6 of a seed
+    across, so the neighbours' pixels hardly count), over the start photo's seeds lying apart."""
+    seed_like = colours.probability(frame) > 0.5
+    glints, _ = spotter.spots(frame, seed_like)
+    reach = 0.6 * spotter.kernel
+    ys, xs = np.nonzero(seed_like)
+    offsets = []
+    for x, y in spotter.glint_centres(glints):
+        near = (xs - x) ** 2 + (ys - y) ** 2 <= reach**2
+        if near.any():
+            offsets.append((xs[near].mean() - x, ys[near].mean() - y))
+    if not offsets:
+        return 0.0, 0.0
+    dx, dy = np.median(np.array(offsets), axis=0)
+    return float(dx), float(dy)

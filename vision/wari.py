@@ -103,10 +103,13 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> WariObservation:
     spotters, counts = calibrated.spotters, calibrated.counts
     measures = measure_regions(frame, calibrated.geometry, calibrated.colours, spotters)
     slip = spotters[0].slip if spotters else 0.0
-    spots = [
-        counts.spots_seen(r, measures.spots[r], measures.crowded_spots[r]) if spotters else None for r in range(REGION_COUNT)
+    finds_buried = any(spotter.finds_buried for spotter in spotters)
+    posteriors = [
+        counts.posterior(
+            r, measures.seed_pixels[r], (measures.spots[r], measures.crowded_spots[r]) if spotters else None, slip, finds_buried
+        )
+        for r in range(REGION_COUNT)
     ]
-    posteriors = [counts.posterior(r, measures.seed_pixels[r], spots[r], slip) for r in range(REGION_COUNT)]
     regions = tuple(plausible_counts(p) for p in posteriors)
     # A hand or a shadow brings colours calibration never saw; a region cut off by the frame edge cannot be read.
     seen = (1 - measures.unknown_share[:PIT_COUNT]) * measures.visible_share[:PIT_COUNT]

@@ -40,8 +40,16 @@ _FLOOR_GLARE = 1.5
 _MIN_SPREAD = 0.12  # seeds; even a perfect calibration photo leaves this much pit-to-pit variation
 _SPREAD_MARGIN = 1.3  # 12 pits give a rough spread estimate; widen rather than exclude the truth
 # Share of the floor's capacity from which a region's seeds count as crowded: piled seeds' glints
-# come closer together than seeds lying apart (see vision.wari_measure.SeedSpotter).
+# come closer together than seeds lying apart, and seeds lie half buried (see
+# vision.wari_measure.SeedSpotter).
 _CROWDED_FILL = 0.6
+# A crowded count misses a seed now and then (its glint hidden, its half-buried patch too small) or
+# counts one twice (a long seed's side taken for a buried one): its variance grows by this much
+# per seed shown. Seeds lying apart only slip as often as in the calibration photo.
+_CROWDED_MISCOUNT = 0.03
+_MISCOUNT_NORMALISER = np.exp(  # per number of seeds shown, the sum of the law's weights over all errors
+    -0.5 * np.arange(-MAX_SEEDS, MAX_SEEDS + 1)[:, None] ** 2 / (_CROWDED_MISCOUNT * np.arange(MAX_SEEDS + 1).clip(1))
+).sum(axis=0)
 _KEPT_MASS = 0.997
 _MIN_SHOWN = 0.003
 
@@ -75,20 +83,32 @@ class CountModel:
         floor = fill * self.capacity[region]
         return counts / (1 + (counts / floor) ** _SATURATION_SHARPNESS) ** (1 / _SATURATION_SHARPNESS)
 
-    def spots_seen(self, region: int, spots_apart: float, spots_crowded: float) -> float:
-        """The spot count that fits the region: counted as crowded once the seeds spotted as lying
-        apart already cover most of the floor, where seeds press together and start to pile."""
-        return spots_crowded if spots_apart >= _CROWDED_FILL * self.capacity[region] else spots_apart
+    def is_crowded(self, region: int, spots_apart: float) -> bool:
+        """Whether the seeds spotted as lying apart already cover most of the floor, where seeds
+        press together and start to pile, so that the crowded spot count fits the region."""
+        return spots_apart >= _CROWDED_FILL * self.capacity[region]
 
     def posterior(
-        self, region: int, seed_pixels: float, spots: float | None = None, spot_slip: float = 0.0
+        self,
+        region: int,
+        seed_pixels: float,
+        spots: tuple[float, float] | None = None,
+        spot_slip: float = 0.0,
+        finds_buried: bool = False,
     ) -> np.ndarray:
-        """Probability of each count 0..MAX_SEEDS given the region's seed pixels and spotted seeds
-        (if counted; `spot_slip` is the chance that a spot count is one off)."""
+        """Probability of each count 0..MAX_SEEDS given the region's seed pixels and its spotted
+        seeds, counted as lying apart and as crowded (if counted; `spot_slip` is the chance that a
+        spot count is one off; `finds_buried`: the crowded count includes half-buried seeds)."""
         counts = np.arange(MAX_SEEDS + 1, dtype=np.float64)
         log_posterior = self._area_log_likelihood(region, counts, seed_pixels)
         if spots is not None:
-            log_posterior += self._spot_log_likelihood(region, counts, spots, spot_slip)
+            apart, crowded = spots
+            if not self.is_crowded(region, apart):
+                log_posterior += self._spot_log_likelihood(region, counts, apart, spot_slip, _FILL_UNCERTAINTY**-0.5)
+            else:
+                # Seeds found half buried leave only the wholly hidden ones to the hiding law.
+                packing = _FILL_UNCERTAINTY ** (0.5 if finds_buried else -0.5)
+                log_posterior += self._spot_log_likelihood(region, counts, crowded, spot_slip, packing, crowded=True)
         log_posterior -= np.maximum(counts - _COMMON_PILE, 0) / _PILE_DECAY
         weights = np.exp(log_posterior - log_posterior.max())
         return weights / weights.sum()
@@ -110,18 +130,23 @@ class CountModel:
         density = (1 + z**2 / _NOISE_DOF) ** (-0.5 * (_NOISE_DOF + 1)) / sigma
         return np.log((weights * density).sum(axis=0))
 
-    def _spot_log_likelihood(self, region: int, counts: np.ndarray, spots: float, slip: float) -> np.ndarray:
-        """Spots show every seed but the hidden ones, now and then one too few or too many.
+    def _spot_log_likelihood(
+        self, region: int, counts: np.ndarray, spots: float, slip: float, packing: float, crowded: bool = False
+    ) -> np.ndarray:
+        """Spots show every seed but the hidden ones, now and then one too few or too many (more
+        often in a crowded pile).
 
         Hidden seeds follow a Poisson law whose mean is what the floor's capacity leaves hidden if
-        the seeds pack somewhat tighter than assumed (halfway to the packing doubt): piles are
-        lumpy, and hiding only ever lowers the count.
+        the seeds pack `packing` times as loose as assumed: somewhat tighter (halfway to the packing
+        doubt) where only seeds' tops are spotted, since piles are lumpy and hiding only ever
+        lowers the count; somewhat looser where half-buried seeds are spotted too.
         """
-        hidden_mean = counts - self.expected_visible(region, counts, _FILL_UNCERTAINTY**-0.5)
+        hidden_mean = counts - self.expected_visible(region, counts, packing)
         hidden = np.arange(MAX_SEEDS + 1)[:, None]
         log_hidden = hidden * np.log(np.maximum(hidden_mean, 1e-9)) - hidden_mean - _LOG_FACTORIAL[:, None]
         shown = counts[None, :] - hidden
-        match = np.where(shown == spots, 1 - slip, 0.0) + np.where(np.abs(shown - spots) == 1, slip / 2, 0.0)
+        exact = _miscount_probability(spots - shown, shown) if crowded else shown == spots
+        match = (1 - slip) * exact + np.where(np.abs(shown - spots) == 1, slip / 2, 0.0)
         return np.log((np.exp(log_hidden) * match).sum(axis=0) + _SPOT_OUTLIER)
 
     def _visible_with_packing_doubt(self, region: int, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -149,6 +174,13 @@ class CountModel:
         if len(seed_area) != REGION_COUNT or len(capacity) != REGION_COUNT or min(seed_area + capacity) <= 0 or spread <= 0:
             raise ArbiterError("the Wari profile's seed counts are malformed; calibrate again")
         return cls(seed_area, capacity, spread)
+
+
+def _miscount_probability(error: np.ndarray, shown: np.ndarray) -> np.ndarray:
+    """Chance that a crowded count is `error` off when `shown` seeds show: a discrete normal law
+    with variance `_CROWDED_MISCOUNT` per seed shown."""
+    shown = np.clip(shown, 1, MAX_SEEDS)
+    return np.exp(-0.5 * error**2 / (_CROWDED_MISCOUNT * shown)) / _MISCOUNT_NORMALISER[shown.astype(int)]
 
 
 def plausible_counts(posterior: np.ndarray) -> dict[int, float]:

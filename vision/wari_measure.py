@@ -15,11 +15,14 @@ import cv2
 import numpy as np
 
 from engines.errors import ArbiterError
-from vision.wari_board import PITS_PER_ROW, REGION_COUNT, BoardGeometry, RegionMask, region_masks
+from vision.wari_board import PIT_COUNT, PITS_PER_ROW, REGION_COUNT, BoardGeometry, RegionMask, region_masks
 from vision.wari_seeds import SeedColourModel
 
 # Pits are measured slightly inside their rim: the rim's highlight and shadow are neither seed nor floor.
 PIT_SHRINK = 0.95
+# Seeds are spotted a little beyond the rim: a pile's upper seeds rest on the bowl's wall and,
+# nearer the camera, show outside the rim's outline (the gap to the next pit is wider).
+SPOT_REACH = 1.1
 SPOT_CUES = ("glint", "shape")
 # Share of seed colours around a glint: the glint itself may not be seed-coloured, the lamp's
 # glare on a bare pit floor is smaller than a seed and falls short of it.
@@ -28,6 +31,11 @@ _SEED_COVER = 0.6
 # seeds' centres can be closer than one (equal-area) diameter: long seeds touch along their short
 # side, and a seed resting on a pile sits over the gap between the seeds below it.
 _CROWDED_WINDOW = 0.8
+# A half-buried seed shows at least this share of a seed's area (smaller patches are the ends of
+# long seeds beside a glint's disc) and at most one seed's area (a bigger patch is the lamp's glare
+# on the wood), in patches at least this share of a seed across (not slivers along a rim).
+_BURIED_SHARE = 0.3
+_SLIVER = 0.3
 
 
 @dataclass(frozen=True)
@@ -36,7 +44,9 @@ class SeedSpotter:
 
     "glint": lightness peaks at least `threshold` above their seed-sized surroundings, at most one
     per seed-sized window where seeds lie apart (so that a seed's glint and the lit edge of its
-    cap are one spot), one per `_CROWDED_WINDOW` of a seed in a crowded pile.
+    cap are one spot), one per `_CROWDED_WINDOW` of a seed in a crowded pile. In a pile, seeds
+    half buried under others show a body but no glint (the glint sits on the seed's top): seed-
+    coloured patches that no glint's seed covers count as one more seed each (`_with_buried_seeds`).
     "shape": centres of seed-coloured blobs, where the distance to the blob's edge peaks at least
     `threshold` pixels, one per `_CROWDED_WINDOW` of a seed; touching round seeds keep separate
     peaks, long ones may not.
@@ -46,6 +56,14 @@ class SeedSpotter:
     kernel: int  # working-frame pixels, about one seed across
     threshold: float
     slip: float = 0.03  # chance that a pit's count is one off (a spot missed or doubled)
+    # From a seed's glint to the seed's centre, working-frame pixels (x, y): the glint lies off the
+    # centre towards the lamp. Learned from the calibration photo.
+    glint_offset: tuple[float, float] = (0.0, 0.0)
+
+    @property
+    def finds_buried(self) -> bool:
+        """Whether the crowded count includes seeds buried under others (glints only show on top)."""
+        return self.cue == "glint"
 
     def spots(self, frame: np.ndarray, seed_like: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Label images, one label per spot and 0 elsewhere: for seeds lying apart, for a crowded pile."""
@@ -58,12 +76,43 @@ class SeedSpotter:
             core = max(3, self.kernel // 2)
             on_seed = cv2.blur(solid.astype(np.float32), (core, core)) >= _SEED_COVER
             candidates = (strength > self.threshold) & on_seed
-            return self._peaks(strength, candidates, patch), self._peaks(strength, candidates, self._crowded_patch())
+            crowded = self._peaks(strength, candidates, self._crowded_patch())
+            return self._peaks(strength, candidates, patch), self._with_buried_seeds(solid, crowded)
         strength = cv2.GaussianBlur(cv2.distanceTransform(solid, cv2.DIST_L2, 5), (0, 0), 1.0)
         # A seed's centre is its own; a neighbour's lies a diameter off, or a little less where they
         # crowd. Blobs' centres keep apart by themselves, so one window serves both.
         labels = self._peaks(strength, (strength > self.threshold) & (solid > 0), self._crowded_patch())
         return labels, labels
+
+    @staticmethod
+    def glint_centres(glints: np.ndarray) -> np.ndarray:
+        """Nx2 centres (x, y) of the labelled glints 1..N, in pixels."""
+        count = int(glints.max()) if glints.size else 0
+        ys, xs = np.nonzero(glints)
+        labels = glints[ys, xs]
+        pixels = np.maximum(np.bincount(labels, minlength=count + 1)[1:], 1)
+        return np.stack([np.bincount(labels, xs, count + 1)[1:], np.bincount(labels, ys, count + 1)[1:]], axis=1) / pixels[:, None]
+
+    def _with_buried_seeds(self, solid: np.ndarray, glints: np.ndarray) -> np.ndarray:
+        """The glints' labels plus one label for each seed-coloured patch that the seeds of the
+        glints do not cover (a seed-sized disc at each glint, moved by `glint_offset`) and that is
+        big enough to be a half-buried seed rather than the end of a long seed beside its disc."""
+        explained = np.zeros_like(solid)
+        radius = max(1, round(self.kernel / 2))
+        for x, y in self.glint_centres(glints) + np.array(self.glint_offset):
+            cv2.circle(explained, (int(round(x)), int(round(y))), radius, 1, -1)
+        sliver = int(_SLIVER * self.kernel) | 1
+        left = cv2.morphologyEx(solid & (1 - explained), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (sliver, sliver)))
+        count, patches, stats, _ = cv2.connectedComponentsWithStats(left)
+        # A buried seed lies against the seeds above it; a seed-coloured patch off on its own is
+        # the lamp's glare on the wood beyond the rim.
+        touching = np.bincount(patches[cv2.dilate(explained, np.ones((5, 5), np.uint8)) > 0], minlength=count) > 0
+        seed_area = np.pi * self.kernel**2 / 4
+        buried = touching & (stats[:, cv2.CC_STAT_AREA] >= _BURIED_SHARE * seed_area) & (stats[:, cv2.CC_STAT_AREA] <= seed_area)
+        buried[0] = False
+        renumbered = np.zeros(count, np.int32)
+        renumbered[buried] = int(glints.max()) + 1 + np.arange(int(buried.sum()))
+        return np.where(glints > 0, glints, renumbered[patches])
 
     def _crowded_patch(self) -> np.ndarray:
         window = int(_CROWDED_WINDOW * self.kernel) | 1
@@ -79,15 +128,28 @@ class SeedSpotter:
         return labels
 
     def to_json(self) -> dict:
-        return {"cue": self.cue, "kernel_px": self.kernel, "threshold": round(self.threshold, 3), "slip": round(self.slip, 4)}
+        return {
+            "cue": self.cue,
+            "kernel_px": self.kernel,
+            "threshold": round(self.threshold, 3),
+            "slip": round(self.slip, 4),
+            "glint_offset_px": [round(v, 3) for v in self.glint_offset],
+        }
 
     @classmethod
     def from_json(cls, obj: object) -> "SeedSpotter":
         try:
-            spotter = cls(str(obj["cue"]), int(obj["kernel_px"]), float(obj["threshold"]), float(obj["slip"]))
+            dx, dy = (float(v) for v in obj["glint_offset_px"])
+            spotter = cls(str(obj["cue"]), int(obj["kernel_px"]), float(obj["threshold"]), float(obj["slip"]), (dx, dy))
         except (KeyError, TypeError, ValueError):
             raise ArbiterError("the Wari profile's seed spotter is malformed; calibrate again") from None
-        if spotter.cue not in SPOT_CUES or spotter.kernel < 3 or spotter.threshold <= 0 or not 0 < spotter.slip < 0.5:
+        if (
+            spotter.cue not in SPOT_CUES
+            or spotter.kernel < 3
+            or spotter.threshold <= 0
+            or not 0 < spotter.slip < 0.5
+            or np.hypot(*spotter.glint_offset) > spotter.kernel / 2
+        ):
             raise ArbiterError("the Wari profile's seed spotter is malformed; calibrate again")
         return spotter
 
@@ -105,7 +167,7 @@ class RegionMeasures:
 
     seed_pixels: np.ndarray  # pixels classified as seed
     spots: np.ndarray  # visible seeds spotted, taken as lying apart (zeros without a spotter)
-    crowded_spots: np.ndarray  # the same, taken as crowded in a pile
+    crowded_spots: np.ndarray  # the same, taken as crowded in a pile (with buried seeds, by glints)
     unknown_share: np.ndarray  # share of pixels whose colour calibration never saw (a hand, a shadow)
     visible_share: np.ndarray  # share of the region inside the frame
 
@@ -121,13 +183,14 @@ def measure_regions(
     """
     height, width = frame.shape[:2]
     masks = region_masks(geometry, (width, height), PIT_SHRINK)
+    spot_masks = region_masks(geometry, (width, height), SPOT_REACH)[:PIT_COUNT] + masks[PIT_COUNT:]
     x0, y0, x1, y1 = _board_box(geometry, (width, height))
     board = frame[y0:y1, x0:x1]
     seed_like = colours.probability(board) > 0.5
     known = colours.is_known(board)
     labels = [spotter.spots(board, seed_like) for spotter in spotters] if board.size else []
     seed_pixels = np.zeros(REGION_COUNT)
-    spot_counts, crowded_counts = np.zeros(REGION_COUNT), np.zeros(REGION_COUNT)
+    counts = np.zeros((2, REGION_COUNT))  # apart, crowded
     unknown_share, visible_share = np.ones(REGION_COUNT), np.zeros(REGION_COUNT)
     for region, mask in enumerate(masks):
         local = mask.shifted(-x0, -y0)
@@ -137,10 +200,10 @@ def measure_regions(
             continue
         seed_pixels[region] = np.count_nonzero(local.pixels(seed_like))
         unknown_share[region] = 1.0 - np.count_nonzero(local.pixels(known)) / mask.area
-        for apart, crowded in labels:
-            spot_counts[region] = max(spot_counts[region], _labels_in(local, apart))
-            crowded_counts[region] = max(crowded_counts[region], _labels_in(local, crowded))
-    return RegionMeasures(seed_pixels, spot_counts, crowded_counts, unknown_share, visible_share)
+        reach = spot_masks[region].shifted(-x0, -y0)
+        for spotted in labels:
+            counts[:, region] = np.maximum(counts[:, region], [_labels_in(reach, label) for label in spotted])
+    return RegionMeasures(seed_pixels, *counts, unknown_share, visible_share)
 
 
 def _labels_in(mask: RegionMask, labels: np.ndarray) -> int:
@@ -150,7 +213,7 @@ def _labels_in(mask: RegionMask, labels: np.ndarray) -> int:
 @lru_cache(maxsize=32)
 def _board_box(geometry: BoardGeometry, frame_size: tuple[int, int]) -> tuple[int, int, int, int]:
     """The frame's box around all regions: the only part worth filtering."""
-    masks = region_masks(geometry, frame_size, PIT_SHRINK)
+    masks = region_masks(geometry, frame_size, PIT_SHRINK)[PIT_COUNT:] + region_masks(geometry, frame_size, SPOT_REACH)[:PIT_COUNT]
     x0 = min(m.x0 for m in masks)
     y0 = min(m.y0 for m in masks)
     x1 = max(m.x0 + m.mask.shape[1] for m in masks)
