@@ -3,7 +3,9 @@
 Usage: python3 benchmarks/bench_wari_vision.py [--camera NAME] [SESSION_DIR ...]
 (default: every ../shared/bench/wari/S* next to the repository). Each session is calibrated on
 its start.jpg, then every position and sequence photo is recognised on one core; times exclude
-JPEG decoding.
+JPEG decoding. Besides exactness and the distributions, it reports how often the true position
+scores within the tracker's margin of the reading (`arbiter.tracker.FIT_MARGIN`): below that,
+the tracker could not accept the true move from that photo.
 
 `--camera` re-shoots every photo of a session through another camera before anything is
 measured, as a stand-in for unseen sessions: `turned` (rotated 8 degrees, 10 % smaller, shifted,
@@ -21,6 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from arbiter.tracker import FIT_MARGIN
 from calibration.wari import calibrate
 from vision.io import read_image
 from vision.wari import recognize
@@ -73,7 +76,7 @@ def bench_session(folder: Path, camera: str | None) -> None:
     exact = {bucket: [] for bucket in BUCKETS}
     covered = {bucket: [] for bucket in BUCKETS}
     sizes = {bucket: [] for bucket in BUCKETS}
-    store_exact, store_covered, all_right, confidences, milliseconds = [], [], [], [], []
+    store_exact, store_covered, all_right, confidences, milliseconds, fitting = [], [], [], [], [], []
     for item in frames:
         image = reshoot(read_image(folder / item["image"]), camera, rng)
         started = time.perf_counter()
@@ -82,6 +85,9 @@ def bench_session(folder: Path, camera: str | None) -> None:
         reading = observation.to_json()
         confidences.append(reading["confidence"])
         all_right.append(reading["state"]["pits"] == item["pits"])
+        # The tracker only accepts a position scoring within FIT_MARGIN of the reading itself.
+        true_state = {"pits": item["pits"], "stores": item["stores"]}
+        fitting.append(observation.log_likelihood(true_state) >= observation.log_likelihood(reading["state"]) - FIT_MARGIN)
         for true, read, distribution in zip(item["pits"], reading["state"]["pits"], reading["evidence"]["pits"]):
             bucket = next(b for b in BUCKETS if b[0] <= true <= b[1])
             exact[bucket].append(true == read)
@@ -99,6 +105,7 @@ def bench_session(folder: Path, camera: str | None) -> None:
                 f" truth in distribution {100 * np.mean(covered[bucket]):.1f}%, mean distribution size {np.mean(sizes[bucket]):.2f}"
             )
     print(f"  all 12 pits right: {100 * np.mean(all_right):.1f}% of frames")
+    print(f"  true position within the tracker's margin of the reading: {100 * np.mean(fitting):.1f}% of frames")
     print(f"  stores: exact {100 * np.mean(store_exact):.1f}%, truth in distribution {100 * np.mean(store_covered):.1f}%")
     print(f"  confidence: min {min(confidences):.3f}, median {np.median(confidences):.3f}")
     print(f"  ms per frame: median {np.median(milliseconds):.1f}, 95th percentile {np.percentile(milliseconds, 95):.1f}")
