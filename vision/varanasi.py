@@ -411,7 +411,10 @@ def _edge_candidate(size: int, accepted: dict, context: _EdgeContext):
     # The colour label of the disc this one would rest on (None: board-like, e.g. white).
     below_colour = accepted[below][2] if below is not None else None
     reference = accepted[below][0] if below is not None else (accepted[max(smaller)][0] if smaller else context.seed)
-    search = (context.edges, reference, radius, context.step if accepted else context.reach, known, context.gap)
+    # A disc may sit as far off the one below as it can without overhanging it (a 1 on a 4 can
+    # be 10 mm off), and at least MAX_STEP_OFFSET_MM off.
+    step = context.step if below is None else max(context.step, context.radii[below] - context.radii[size])
+    search = (context.edges, reference, radius, step if accepted else context.reach, known, context.gap)
     centre, coverage = best_circle(*search, EDGE_STRICTNESS)
     ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius)
     same_colour = below is not None and ring is not None and ring == below_colour

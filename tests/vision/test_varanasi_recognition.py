@@ -102,6 +102,16 @@ def test_discs_on_discs_of_their_own_colour(profile, seed):
     assert same(recognize(image, profile).to_json()["state"]["stacks"], towers)
 
 
+@pytest.mark.parametrize("offset", [6.0, 8.0])
+def test_small_disc_far_off_centre_on_a_big_one(profile, offset):
+    # A 1 on a 4 can sit 10 mm off its centre without overhanging; on its own colour only its
+    # dark line shows, and the colour chain does not see it.
+    towers = [["4red", "1red"], ["4blue", "1orange"], ["3green", "1green"], ["4yellow", "2yellow"]]
+    offsets = [[(offset, 0.0)], [(0.0, -offset)], [(-0.8 * offset, 0.0)], [(0.0, 0.7 * offset)]]
+    image = render_table(towers, STANDARD, seed=50, offsets_mm=offsets)
+    assert same(recognize(image, profile).to_json()["state"]["stacks"], towers)
+
+
 def test_tower_touching_the_image_edge(profile):
     towers = [["4green", "2yellow"], ["3red"]]
     # The board is bigger than the view here, so the tower stands on it while the frame cuts it.
