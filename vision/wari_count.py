@@ -106,8 +106,9 @@ class CountModel:
             if not self.is_crowded(region, apart):
                 log_posterior += self._spot_log_likelihood(region, counts, apart, spot_slip, _FILL_UNCERTAINTY**-0.5)
             else:
-                # Seeds found half buried leave only the wholly hidden ones to the hiding law.
-                packing = _FILL_UNCERTAINTY ** (0.5 if finds_buried else -0.5)
+                # Seeds found half buried leave only the wholly hidden ones to the hiding law: no
+                # need to allow for lumps by assuming a tighter packing.
+                packing = 1.0 if finds_buried else _FILL_UNCERTAINTY**-0.5
                 log_posterior += self._spot_log_likelihood(region, counts, crowded, spot_slip, packing, crowded=True)
         log_posterior -= np.maximum(counts - _COMMON_PILE, 0) / _PILE_DECAY
         weights = np.exp(log_posterior - log_posterior.max())
@@ -139,7 +140,7 @@ class CountModel:
         Hidden seeds follow a Poisson law whose mean is what the floor's capacity leaves hidden if
         the seeds pack `packing` times as loose as assumed: somewhat tighter (halfway to the packing
         doubt) where only seeds' tops are spotted, since piles are lumpy and hiding only ever
-        lowers the count; somewhat looser where half-buried seeds are spotted too.
+        lowers the count; as assumed where half-buried seeds are spotted too.
         """
         hidden_mean = counts - self.expected_visible(region, counts, packing)
         hidden = np.arange(MAX_SEEDS + 1)[:, None]
