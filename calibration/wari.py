@@ -262,7 +262,8 @@ def _learn_spotters(frame: np.ndarray, geometry: BoardGeometry, colours: SeedCol
     Each cue is tried over a range of thresholds; the cue with the most pits showing exactly 4
     spots wins, at the middle of its best range of thresholds, as far as possible from both
     missing seeds and counting wood grain. On a tie both cues count: each misses seeds its own
-    way, so recognition takes the larger count.
+    way, so recognition takes the larger count. Glints also count one pit short of the best (see
+    `_agreement_needed`).
     No cue agreeing in 10 pits means counting by area alone (matte, oddly shaped seeds); pits
     agreeing on another number mean the photo is not of the start position.
     """
@@ -297,13 +298,24 @@ def _learn_spotters(frame: np.ndarray, geometry: BoardGeometry, colours: SeedCol
     slip = (PIT_COUNT - best + 0.5) / (PIT_COUNT + 1)
     spotters = []
     for cue in SPOT_CUES:
-        agreeing = trials[cue][agreement[cue] == best]
-        if len(agreeing):
+        level = int(agreement[cue].max())
+        if level >= _agreement_needed(cue, best):
+            agreeing = trials[cue][agreement[cue] == level]
             spotter = SeedSpotter(cue, kernel, float((agreeing.min() + agreeing.max()) / 2), slip)
             if cue == "glint":
                 spotter = replace(spotter, glint_offset=_glint_offset(frame, colours, spotter))
             spotters.append(spotter)
     return tuple(spotters), best
+
+
+def _agreement_needed(cue: str, best: int) -> int:
+    """Pits that must show their 4 seeds for a cue to count, when the best cue shows them in `best`.
+
+    Glints count one pit short of the best: touching seeds' glints stay apart, and only glints
+    find the half-buried seeds of a pile, which the shape cue merges with the seeds on top. The
+    shape cue only counts on a tie: one pit short, long nuts' merged shapes over-count.
+    """
+    return max(_SPOT_AGREEMENT, best - 1) if cue == "glint" else best
 
 
 def _glint_offset(frame: np.ndarray, colours: SeedColourModel, spotter: SeedSpotter) -> tuple[float, float]:

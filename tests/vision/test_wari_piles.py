@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.wari import calibrate
+from calibration.wari import _agreement_needed, calibrate
 from device.synthetic_wari import render_board
 from engines.errors import ArbiterError
 from vision.wari import WariProfile, recognize
@@ -148,6 +148,13 @@ def test_calibration_keeps_every_cue_that_agrees_best(nicker):
     assert len({s["cue"] for s in spotters}) == len(spotters)
     assert nicker["summary"]["seed_spotting"] == " and ".join(s["cue"] for s in spotters)
     assert len({s["slip"] for s in spotters}) == 1
+
+
+def test_glints_count_one_pit_short_of_the_best_cue_shapes_only_on_a_tie():
+    assert _agreement_needed("glint", 12) == 11
+    assert _agreement_needed("shape", 12) == 12
+    # Never below the agreement any cue needs to count at all.
+    assert _agreement_needed("glint", 10) == 10
 
 
 def test_glass_piles_are_read_by_both_cues():
