@@ -95,6 +95,8 @@ EDGE_MARGIN_PX = 1.0
 MIN_RING_PIXELS = 4
 # Probabilities never reach 0 or 1: the tracker must be able to weigh a doubtful reading.
 PROBABILITY_FLOOR = 1e-3
+# An assignment no reading allows (finite: the Hungarian method's potentials must stay numbers).
+IMPOSSIBLE_COST = 1e6
 # A tower the recogniser cannot see costs this much per disc in `log_likelihood`.
 MISSING_DISC_LOG = np.log(PROBABILITY_FLOOR)
 # Share of the calibrated board area that must still look like board for full confidence; below
@@ -653,23 +655,49 @@ def _colour_probabilities(pixels: np.ndarray, colours: ColourModel) -> np.ndarra
 
 
 def _settle_colours(towers, pieces: PieceSet):
-    """Each colour at most once per size: Hungarian assignment over every disc of that size."""
+    """Each colour at most once per size: Hungarian assignment over every disc of that size, in
+    which a disc whose most likely colour another disc of its size claims too may instead be
+    found absent (cost −log(1 − presence)): one that no colour left free explains is more likely
+    not there (arcs of shadows and of the board's drawing around a tower) than of a colour it
+    does not look like. A disc found absent keeps the presence it has given the best colour left
+    free: p·P(c) / (p·P(c) + 1 − p), below 0.5."""
     chosen: dict[tuple[int, int], str] = {}
+    presence: dict[tuple[int, int], float] = {}
+    colours = len(pieces.colours)
     for size in pieces.sizes:
         members = [(t, k) for t, tower in enumerate(towers) for k, s in enumerate(tower.slots)
                    if s.size == size and s.presence >= 0.5]
         if not members:
             continue
-        cost = np.array([
-            [-np.log(towers[t].slots[k].colour_probability(name)) for name in pieces.colours]
-            for t, k in members
+        slots = [towers[t].slots[k] for t, k in members]
+        keep = np.array([
+            [-np.log(max(s.presence, PROBABILITY_FLOOR) * s.colour_probability(name)) for name in pieces.colours]
+            for s in slots
         ])
-        for row, col in assign(cost):
-            chosen[members[row]] = pieces.colours[col]
+        # Each disc's own "absent" column, the others' out of its reach; only a disc whose most
+        # likely colour another disc of its size claims too can be argued away by the inventory.
+        claims = [s.colour for s in slots]
+        absent = np.full((len(slots), len(slots)), IMPOSSIBLE_COST)
+        np.fill_diagonal(absent, [
+            -np.log(max(1.0 - s.presence, PROBABILITY_FLOOR)) if claims.count(s.colour) > 1 else IMPOSSIBLE_COST
+            for s in slots
+        ])
+        pairs = assign(np.hstack([keep, absent]))
+        taken = {col for _, col in pairs if col < colours}
+        for row, col in pairs:
+            if col < colours:
+                chosen[members[row]] = pieces.colours[col]
+                continue
+            slot = slots[row]
+            free = max((slot.colour_probability(name) for i, name in enumerate(pieces.colours) if i not in taken),
+                       default=PROBABILITY_FLOOR)
+            explained = slot.presence * free
+            presence[members[row]] = explained / (explained + 1.0 - slot.presence)
     settled = []
     for t, tower in enumerate(towers):
         slots = tuple(
-            DiscReading(s.size, s.centre, s.radius, s.presence, s.colours, chosen.get((t, k), s.colour))
+            DiscReading(s.size, s.centre, s.radius, presence.get((t, k), s.presence), s.colours,
+                        chosen.get((t, k), s.colour))
             for k, s in enumerate(tower.slots)
         )
         settled.append(TowerReading(slots))

@@ -130,6 +130,29 @@ def test_glare_spot_on_a_tower(profile):
     assert same(recognize(image, profile).to_json()["state"]["stacks"], towers)
 
 
+def test_inventory_argues_away_a_disc_whose_colour_is_taken():
+    # Three size-4 readings look white (a real one and two made of shadow arcs, less certain);
+    # the set has one 4white. A doubtful 4red that nobody competes with stays.
+    from vision.varanasi import DiscReading, TowerReading, VaranasiObservation, _settle_colours
+    from vision.varanasi_pieces import PieceSet
+
+    pieces = PieceSet.from_json({**STANDARD, "colours": {"white": {"srgb": [235, 235, 228]}, "red": {"srgb": [200, 35, 40]}}})
+
+    def tower(x, presence, colours):
+        return TowerReading((DiscReading(4, (x, 100.0), 50.0, presence, colours, colours[0][0]),))
+
+    white = (("white", 0.99), ("red", 0.01))
+    towers = (tower(100, 0.999, white), tower(300, 0.96, white), tower(500, 0.9, white),
+              tower(700, 0.55, (("red", 0.99), ("white", 0.01))))
+    settled = VaranasiObservation(_settle_colours(towers, pieces), 1.0)
+    assert settled.stacks() == [["4white"], ["4red"]]
+    # The argued-away readings stay graded: doubtful, not impossible.
+    dropped = [t.slots[0].presence for t in settled.towers[1:3]]
+    assert all(0.0 < p < 0.5 for p in dropped)
+    assert settled.log_likelihood({"game": "varanasi", "stacks": [["4white"], ["4red"]]}) > settled.log_likelihood(
+        {"game": "varanasi", "stacks": [["4white"], ["4red"], ["4blue"]]})
+
+
 def test_log_likelihood_is_graded_and_order_free(observation):
     truth = {"game": "varanasi", "stacks": TOWERS}
     shuffled = {"game": "varanasi", "stacks": TOWERS[::-1], "to_move": 1}
