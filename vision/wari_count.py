@@ -42,7 +42,7 @@ _SPREAD_MARGIN = 1.3  # 12 pits give a rough spread estimate; widen rather than 
 # Share of the floor's capacity from which a region's seeds count as crowded: piled seeds' glints
 # come closer together than seeds lying apart, and seeds lie half buried (see
 # vision.wari_measure.SeedSpotter).
-_CROWDED_FILL = 0.6
+_CROWDED_FILL = 0.5
 # A crowded count misses a seed now and then (its glint hidden, its half-buried patch too small) or
 # counts one twice (a long seed's side taken for a buried one): its variance grows by this much
 # per seed shown. Seeds lying apart only slip as often as in the calibration photo.
