@@ -688,6 +688,8 @@ def _settle_colours(towers, pieces: PieceSet):
             if col < colours:
                 chosen[members[row]] = pieces.colours[col]
                 continue
+            if absent[row, col - colours] >= IMPOSSIBLE_COST:
+                continue  # left without a colour and not to be argued away: keeps its own
             slot = slots[row]
             free = max((slot.colour_probability(name) for i, name in enumerate(pieces.colours) if i not in taken),
                        default=PROBABILITY_FLOOR)
