@@ -82,12 +82,12 @@ def read_photos(profile: dict, photos, verbose: bool) -> dict:
 
 
 def random_stacks(pieceset: dict, rng) -> list[list[str]]:
-    """8-16 discs of the set, each on a bigger one or on the table, in at most a dozen towers."""
+    """8-16 discs of the set in legal towers: each goes on a tower whose top disc is bigger (half
+    the time while there are fewer than five towers, always after) or on the table."""
     discs = [(int(size), colour) for size in pieceset["sizes"] for colour in pieceset["colours"]]
     towers: list[list[tuple[int, str]]] = []
     for index in rng.permutation(len(discs))[: rng.integers(8, 17)]:
         size, colour = discs[index]
-        # A disc goes on top of a tower whose top disc is bigger, or starts a new tower.
         bases = [t for t in towers if t[-1][0] > size]
         if bases and (len(towers) >= 5 or rng.random() < 0.5):
             bases[rng.integers(len(bases))].append((size, colour))
