@@ -4,7 +4,9 @@ Seeds lie side by side until the pit floor fills, then pile and hide each other,
 seeds (in area, and spotted one by one) grow like n at first and level off near the floor's
 capacity F (in seeds): expected visible seeds = n / (1 + (n / F)^4)^(1/4). The area of one seed
 in each region, and how much the measured area of 4 seeds varies between pits, are learned from
-the calibration photo; F follows from the region's area and the seed area.
+the calibration photo; F follows from the region's area and the seed area. Once a region is
+crowded, its spot count includes half-buried seeds (glints only), so that only the wholly hidden
+ones are left to the hiding law, and the count's own error grows with the seeds it shows.
 """
 from __future__ import annotations
 

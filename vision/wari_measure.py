@@ -4,7 +4,8 @@ Two cues per region: the pixels whose colour says "seed", and spots that each ma
 seed — its glint (a lamp makes one small highlight on every seed whose top shows) or, for seeds
 without a clear glint, the centre of its round shape. Spots count seeds lying side by side even
 when they touch, which their area alone cannot tell apart. Spots are counted twice: for seeds
-lying apart, and for a crowded pile, whose seeds' glints come closer together (see SeedSpotter).
+lying apart, and for a crowded pile, whose seeds' glints come closer together and where seeds
+half buried under others show a patch of seed colour but no glint (see SeedSpotter).
 """
 from __future__ import annotations
 
@@ -95,8 +96,9 @@ class SeedSpotter:
 
     def _with_buried_seeds(self, solid: np.ndarray, glints: np.ndarray) -> np.ndarray:
         """The glints' labels plus one label for each seed-coloured patch that the seeds of the
-        glints do not cover (a seed-sized disc at each glint, moved by `glint_offset`) and that is
-        big enough to be a half-buried seed rather than the end of a long seed beside its disc."""
+        glints do not cover (a seed-sized disc at each glint, moved by `glint_offset`), that
+        touches one of them, and that is big enough to be a half-buried seed rather than the end
+        of a long seed beside its disc, but no bigger than a seed."""
         explained = np.zeros_like(solid)
         radius = max(1, round(self.kernel / 2))
         for x, y in self.glint_centres(glints) + np.array(self.glint_offset):
