@@ -56,6 +56,16 @@ def post_form(client, url, **fields):
     return client.post(url, data={"csrf_token": csrf_of(client), **fields})
 
 
+def paired_tournament(client, names, game="wari", system="swiss", title="T") -> int:
+    """A tournament of the named players with its first round paired; its id."""
+    for name in names:
+        post_form(client, "/tournament/players", name=name)
+    tournament_id = int(post_form(client, "/tournament/new", name=title).headers["Location"].split("id=")[1])
+    client.post(f"/tournament/{tournament_id}/pair", data={
+        "csrf_token": csrf_of(client), "game": game, "system": system, "entrant": list(names)})
+    return tournament_id
+
+
 def test_round_robin_tournament_from_roster_to_standings(table, client):
     for name in ("Ama", "Kofi", "Yaw"):
         assert post_form(client, "/tournament/players", name=name).status_code == 303
@@ -88,21 +98,13 @@ def test_round_robin_tournament_from_roster_to_standings(table, client):
 
 
 def test_swiss_pairs_from_the_roster(table, client):
-    for name in ("A", "B", "C", "D"):
-        post_form(client, "/tournament/players", name=name)
-    tournament_id = int(post_form(client, "/tournament/new", name="Swiss").headers["Location"].split("id=")[1])
-    client.post(f"/tournament/{tournament_id}/pair", data={
-        "csrf_token": csrf_of(client), "game": "varanasi", "system": "swiss", "entrant": ["A", "B", "C", "D"]})
+    tournament_id = paired_tournament(client, ("A", "B", "C", "D"), game="varanasi", title="Swiss")
     matches = table.tracker.store.matches(tournament_id)
     assert len(matches) == 2 and {m["game"] for m in matches} == {"varanasi"}
 
 
 def test_a_pairing_played_at_the_table_is_judged_into_its_match(table, client):
-    for name in ("Esi", "Yaw"):
-        post_form(client, "/tournament/players", name=name)
-    tournament_id = int(post_form(client, "/tournament/new", name="Cup").headers["Location"].split("id=")[1])
-    client.post(f"/tournament/{tournament_id}/pair", data={
-        "csrf_token": csrf_of(client), "game": "wari", "system": "swiss", "entrant": ["Esi", "Yaw"]})
+    tournament_id = paired_tournament(client, ("Esi", "Yaw"), title="Cup")
     (pairing,) = table.tracker.store.matches(tournament_id)
     assert 'Play here</button>' in client.get(f"/tournament?id={tournament_id}").get_data(as_text=True)
     seated = post_form(client, f"/tournament/match/{pairing['id']}/play")
@@ -136,11 +138,7 @@ def test_tournament_bad_requests(table, client):
 
 
 def test_results_must_be_numbers(table, client):
-    for name in ("Ama", "Kofi"):
-        post_form(client, "/tournament/players", name=name)
-    tournament_id = int(post_form(client, "/tournament/new", name="T").headers["Location"].split("id=")[1])
-    client.post(f"/tournament/{tournament_id}/pair", data={
-        "csrf_token": csrf_of(client), "game": "wari", "system": "swiss", "entrant": ["Ama", "Kofi"]})
+    tournament_id = paired_tournament(client, ("Ama", "Kofi"))
     match_id = table.tracker.store.matches(tournament_id)[0]["id"]
     response = post_form(client, f"/tournament/match/{match_id}/result", home_score="lots", away_score="2")
     assert response.status_code == 400 and "home score must be a number" in response.get_data(as_text=True)
