@@ -137,11 +137,12 @@ def centre_votes(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
     norm = edges.magnitude[ys, xs]
     ux = edges.gx[ys, xs] / norm
     uy = edges.gy[ys, xs] / norm
+    rows, columns = ys, xs
     ys, xs = ys.astype(np.float32), xs.astype(np.float32)
     # Every vote of every plane in one histogram over (plane, y, x).
     cells = []
     for plane, radius_map in enumerate(radii):
-        r = radius_map[ys.astype(np.intp), xs.astype(np.intp)]
+        r = radius_map[rows, columns]
         for sign in (1.0, -1.0):
             cx = np.rint(xs + sign * r * ux).astype(np.int32)
             cy = np.rint(ys + sign * r * uy).astype(np.int32)
@@ -218,7 +219,9 @@ def rim_scores(
     if valley is not None:
         lightness = edges.lab[..., 0].reshape(-1)[flat]
         sides = np.minimum(lightness[..., 0], lightness[..., 4])
-        hits = lightness[..., 1:4].min(axis=2) < sides - valley.depth
+        # Pairwise minima: numpy reduces a short last axis slowly.
+        darkest = np.minimum(np.minimum(lightness[..., 1], lightness[..., 2]), lightness[..., 3])
+        hits = darkest < sides - valley.depth
         hits &= valley.allowed[valley.labels.reshape(-1)[flat[..., 4]]]
     else:
         band = flat[..., 1:4]
@@ -258,20 +261,32 @@ def best_circle(
     """The centre within `reach` of `centre` whose rim of `radius` shows best: a grid of
     `GRID_PX` (the band judged around the radius is about that wide), then the 8 neighbours of
     its best point, unless nothing on the grid showed a rim."""
-    steps = np.arange(-np.ceil(reach / GRID_PX), np.ceil(reach / GRID_PX) + 1) * GRID_PX
-    dx, dy = np.meshgrid(steps, steps)
-    keep = dx * dx + dy * dy <= reach * reach + 1e-9
-    candidates = np.stack([dx[keep], dy[keep]], axis=1) + np.rint(np.asarray(centre, dtype=float))
+    offsets, distance2 = _grid_offsets(int(np.ceil(reach / GRID_PX)))
+    candidates = offsets[distance2 <= reach * reach + 1e-9] + np.rint(np.asarray(centre, dtype=float))
     scores = rim_scores(edges, candidates, radius, exclude, gap, strictness, valley)
     best = candidates[_best(scores)]
     if scores[0].max() == 0.0:
         # No rim anywhere on the grid (most sizes tried are absent): a pixel off would not
         # show one either, since coverage fades over a pixel or two from the true centre.
         return best, 0.0
-    around = np.array([[x, y] for x in (-1, 0, 1) for y in (-1, 0, 1)], dtype=float) + best
+    around = _NEIGHBOURS + best
     coverage, sharpness = rim_scores(edges, around, radius, exclude, gap, strictness, valley)
     index = _best((coverage, sharpness))
     return around[index], float(coverage[index])
+
+
+# The best grid point and its 8 neighbours.
+_NEIGHBOURS = np.array([[x, y] for x in (-1, 0, 1) for y in (-1, 0, 1)], dtype=float)
+
+
+@lru_cache(maxsize=64)
+def _grid_offsets(steps: int) -> tuple[np.ndarray, np.ndarray]:
+    """The square grid of `GRID_PX` spacing reaching `steps` points each way from the centre,
+    as (x, y) offsets (in the order of the rows of a meshgrid) and their squared lengths."""
+    line = np.arange(-steps, steps + 1) * GRID_PX
+    dx, dy = np.meshgrid(line, line)
+    offsets = np.stack([dx.ravel(), dy.ravel()], axis=1)
+    return offsets, (dx * dx + dy * dy).ravel()
 
 
 def _best(scores) -> int:
