@@ -45,6 +45,10 @@ _SPREAD_MARGIN = 1.3  # 12 pits give a rough spread estimate; widen rather than 
 # come closer together than seeds lying apart, and seeds lie half buried (see
 # vision.wari_measure.SeedSpotter).
 _CROWDED_FILL = 0.5
+# Seeds that only the crowded count finds (glints closer than a seed apart, half-buried seeds):
+# this many show that the seeds already pile, whatever the capacity says (a deep, narrow bowl
+# piles them early). One alone may be a long seed's second highlight or its far end.
+_PILE_EVIDENCE = 2
 # A crowded count misses a seed now and then (its glint hidden, its half-buried patch too small) or
 # counts one twice (a long seed's side taken for a buried one): its variance grows by this much
 # per seed shown. Seeds lying apart only slip as often as in the calibration photo.
@@ -85,10 +89,13 @@ class CountModel:
         floor = fill * self.capacity[region]
         return counts / (1 + (counts / floor) ** _SATURATION_SHARPNESS) ** (1 / _SATURATION_SHARPNESS)
 
-    def is_crowded(self, region: int, spots_apart: float) -> bool:
-        """Whether the seeds spotted as lying apart already cover most of the floor, where seeds
-        press together and start to pile, so that the crowded spot count fits the region."""
-        return spots_apart >= _CROWDED_FILL * self.capacity[region]
+    def is_crowded(self, region: int, spots_apart: float, spots_crowded: float) -> bool:
+        """Whether the crowded spot count fits the region: the seeds spotted as lying apart already
+        cover much of the floor, where seeds press together and start to pile, or the crowded
+        count finds seeds that lying apart cannot explain."""
+        return (
+            spots_apart >= _CROWDED_FILL * self.capacity[region] or spots_crowded - spots_apart >= _PILE_EVIDENCE
+        )
 
     def posterior(
         self,
@@ -105,7 +112,7 @@ class CountModel:
         log_posterior = self._area_log_likelihood(region, counts, seed_pixels)
         if spots is not None:
             apart, crowded = spots
-            if not self.is_crowded(region, apart):
+            if not self.is_crowded(region, apart, crowded):
                 log_posterior += self._spot_log_likelihood(region, counts, apart, spot_slip, _FILL_UNCERTAINTY**-0.5)
             else:
                 # Seeds found half buried leave only the wholly hidden ones to the hiding law: no

@@ -110,10 +110,12 @@ def test_several_spotters_count_the_most_seeds_any_of_them_finds(nicker):
 
 def test_the_crowded_count_is_used_once_the_spots_cover_most_of_the_floor():
     model = CountModel(seed_area=(100.0,) * 14, capacity=(10.0,) * 14, spread=0.3)
-    assert not model.is_crowded(0, spots_apart=4)
-    assert model.is_crowded(0, spots_apart=5)
+    assert not model.is_crowded(0, spots_apart=4, spots_crowded=5)
+    assert model.is_crowded(0, spots_apart=5, spots_crowded=5)
+    # Two seeds more in the crowded count show a pile however big the floor.
+    assert model.is_crowded(0, spots_apart=3, spots_crowded=5)
     # Seeds lying apart: the crowded count is not looked at.
-    assert np.array_equal(model.posterior(0, 400.0, (4, 9), 0.04), model.posterior(0, 400.0, (4, 4), 0.04))
+    assert np.array_equal(model.posterior(0, 400.0, (4, 5), 0.04), model.posterior(0, 400.0, (4, 4), 0.04))
     assert not np.array_equal(model.posterior(0, 700.0, (7, 9), 0.04), model.posterior(0, 700.0, (7, 7), 0.04))
 
 
