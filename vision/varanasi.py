@@ -13,7 +13,7 @@ size with the inventory (each colour at most once per size), by the Hungarian me
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -398,6 +398,8 @@ class _EdgeContext:
     reach: float
     step: float
     gap: float
+    # Dark-line tests by the disc they rest on: sizes and rounds share them.
+    dark_lines: dict = field(default_factory=dict)
 
 
 def _level(size: int, accepted: dict) -> int:
@@ -428,7 +430,7 @@ def _edge_candidate(size: int, accepted: dict, context: _EdgeContext):
         # A size pieced together from the tower's other rims has the board or a disc lower
         # down beyond some of its arcs.
         lower_down = {accepted[s][2] for s in bigger if s > below} - {below_colour, None}
-        line = _dark_line(context, below_colour, accepted[below][0], lower_radius, lower_down)
+        line = _dark_line(context, below_colour, accepted[below][0], lower_radius, frozenset(lower_down))
         # Such a disc may sit as far off the one below as it can without overhanging it (a 1 on
         # a 4: 10 mm), and at least MAX_STEP_OFFSET_MM; colour finds the others wherever they are.
         step = max(context.step, context.radii[below] - context.radii[size])
@@ -439,14 +441,21 @@ def _edge_candidate(size: int, accepted: dict, context: _EdgeContext):
     return centre, presence, ring
 
 
-def _dark_line(context: _EdgeContext, colour: int, centre, radius: float, lower_down=()) -> DarkLine:
+def _dark_line(context: _EdgeContext, colour: int, centre, radius: float, lower_down: frozenset) -> DarkLine:
     """How the rim of a disc resting on a disc of `colour` (centre, radius) is judged: darker
     than both its sides by a multiple of that face's own pixel noise (a black face is far less
     noisy than the board, whose noise sets the edge threshold), at most by the step the edge
     threshold stands for. Beyond the rim lies the disc it rests on, so not the board nor the
     colours (labels) `lower_down` of the discs under that one; the colour of the disc below
     itself is not required there: its label is the most common one near its rim, which a disc
-    far off-centre on top of it can take over."""
+    far off-centre on top of it can take over. Once per tower and disc below."""
+    key = (colour, float(centre[0]), float(centre[1]), radius, lower_down)
+    if key not in context.dark_lines:
+        context.dark_lines[key] = _measure_dark_line(context, colour, centre, radius, lower_down)
+    return context.dark_lines[key]
+
+
+def _measure_dark_line(context: _EdgeContext, colour: int, centre, radius: float, lower_down: frozenset) -> DarkLine:
     edges, labels = context.edges, context.labels
     bar = edges.threshold / SOBEL_GAIN
     window, yy, xx = _circle_window(labels.shape, centre, radius)

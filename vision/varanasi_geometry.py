@@ -6,7 +6,7 @@ receive full-resolution pixel coordinates through `to_work` / `to_full`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import cv2
 import numpy as np
@@ -58,6 +58,11 @@ class EdgeField:
     @property
     def shape(self) -> tuple[int, int]:
         return self.magnitude.shape
+
+    @cached_property
+    def alignment_floor(self) -> np.ndarray:
+        """Flat: the least radial gradient a rim test accepts at each pixel (once per field)."""
+        return RADIAL_ALIGNMENT * self.magnitude.reshape(-1)
 
 
 def to_work(value):
@@ -172,14 +177,6 @@ def _rim_offsets(radius_quarters: int, width: int) -> tuple[np.ndarray, np.ndarr
     return dy, dx, dy * width + dx, reach
 
 
-def rim_coverage(
-    edges: EdgeField, centres: np.ndarray, radius: float, exclude=(), gap: float = 0.0,
-    strictness: float = 1.0, valley: "DarkLine | None" = None,
-) -> np.ndarray:
-    """For each candidate centre (n, 2), the share of the rim showing an edge: see `rim_scores`."""
-    return rim_scores(edges, centres, radius, exclude, gap, strictness, valley)[0]
-
-
 def rim_scores(
     edges: EdgeField, centres: np.ndarray, radius: float, exclude=(), gap: float = 0.0,
     strictness: float = 1.0, valley: "DarkLine | None" = None,
@@ -204,7 +201,8 @@ def rim_scores(
     centres = np.rint(np.atleast_2d(np.asarray(centres, dtype=float))).astype(np.intp)
     height, width = edges.shape
     dy, dx, offsets, reach = _rim_offsets(int(round(radius * 4)), width)
-    if (centres.min(axis=0) >= reach).all() and (centres.max(axis=0) < (width - reach, height - reach)).all():
+    low, high = centres.min(axis=0), centres.max(axis=0)
+    if low[0] >= reach and low[1] >= reach and high[0] < width - reach and high[1] < height - reach:
         # Every sample of every candidate lies in the image: the usual case, and a cheap one.
         inside = None
         flat = (centres[:, 1] * width + centres[:, 0])[:, None, None] + offsets[None]
@@ -227,11 +225,11 @@ def rim_scores(
         band = flat[..., 1:4]
         radial = np.abs(gx[band] * _COS32[:, None] + gy[band] * _SIN32[:, None])
         # A rim crossed at a slant (another disc's rim) is not this circle's rim.
-        aligned = (radial >= RADIAL_ALIGNMENT * edges.magnitude.reshape(-1)[band]) & (
+        aligned = (radial >= edges.alignment_floor[band]) & (
             radial > strictness * edges.threshold
         )
         hits = aligned[..., 0] | aligned[..., 1] | aligned[..., 2]  # faster than any() on 3
-    judged = np.ones(hits.shape, dtype=bool) if inside is None else inside.all(axis=2)
+    judged = None if inside is None else inside.all(axis=2)  # None: every direction
     if exclude:
         rim_x = centres[:, 0, None].astype(np.float32) + np.float32(radius) * _COS32
         rim_y = centres[:, 1, None].astype(np.float32) + np.float32(radius) * _SIN32
@@ -240,13 +238,18 @@ def rim_scores(
         # Farther than `gap` from every known rim: outside each annulus r ± gap, in squares.
         outside = distance2 > (known[:, 2] + gap) ** 2
         within = distance2 < np.maximum(known[:, 2] - gap, 0.0) ** 2
-        judged &= (outside | within).all(axis=0)
-    hits &= judged
+        clear = (outside | within).all(axis=0)
+        judged = clear if judged is None else judged & clear
+    if judged is not None:
+        hits &= judged
     # Neighbouring directions around the circle, wrapping: [n, 48 + 2].
     wrapped = np.concatenate([hits[:, -1:], hits, hits[:, :1]], axis=1)
     runs = wrapped[:, :-2] & hits & wrapped[:, 2:]
     wrapped = np.concatenate([runs[:, -1:], runs, runs[:, :1]], axis=1)
     hits = wrapped[:, :-2] | runs | wrapped[:, 2:]
+    if judged is None:
+        # The usual case, without the masks: the same shares, in float64 as below.
+        return hits.sum(axis=1) / np.float64(RIM_ANGLES), sharpness.sum(axis=1) / np.float64(RIM_ANGLES)
     shown = judged.sum(axis=1)
     coverage = hits.sum(axis=1) / np.maximum(shown, 1)
     sharpness = (sharpness * judged).sum(axis=1) / np.maximum(shown, 1)
