@@ -4,20 +4,29 @@ For every session in ../shared/bench/{varanasi,wari}/S*: calibrate from the sess
 (or start) photo, replay the photographed game seq*.jpg and compare each judged transition with the
 true move; then judge every illegal pair (before -> after). Prints, per session and in total:
 moves inferred correctly / total, false illegal alarms, illegal pairs flagged / total, seconds.
+`--camera turned|tilted|soft` first re-shoots every photo through another camera (reshoot.py), as
+a stand-in for unseen sessions.
 
-    python3 benchmarks/bench_tracker.py [BENCH_DIR]
+    python3 benchmarks/bench_tracker.py [--camera NAME] [BENCH_DIR]
 """
 from __future__ import annotations
 
+import argparse
 import json
 import sys
+import tempfile
 import time
 from pathlib import Path
+
+import cv2
+import numpy as np
 
 from arbiter.tracker import replay
 from engines import load_rules
 from engines.errors import ArbiterError
 from vision.io import read_image
+
+from reshoot import CAMERAS, reshoot  # beside this script
 
 DEFAULT_BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench"
 
@@ -34,6 +43,20 @@ def calibrate_session(game: str, folder: Path, truth: dict) -> dict:
     from calibration.wari import calibrate
 
     return calibrate(read_image(folder / image_of(truth["start"])))
+
+
+def reshot_session(folder: Path, camera: str, into: Path) -> Path:
+    """A copy of the session's photos as `camera` would take them (truth.json as it is).
+
+    Each re-shot photo is stored losslessly (PNG bytes under the photo's own name): `reshoot`
+    has already given it its JPEG compression.
+    """
+    into.mkdir()
+    rng = np.random.default_rng(0)
+    for photo in sorted(folder.glob("*.jpg")):
+        cv2.imencode(".png", reshoot(read_image(photo), camera, rng))[1].tofile(into / photo.name)
+    (into / "truth.json").write_text((folder / "truth.json").read_text())
+    return into
 
 
 def session_rules(game: str, truth: dict):
@@ -74,12 +97,17 @@ def bench_session(game: str, folder: Path) -> dict:
 
 
 def main(argv: list[str]) -> int:
-    bench = Path(argv[1]) if len(argv) > 1 else DEFAULT_BENCH
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--camera", choices=sorted(CAMERAS), help="re-shoot every photo through another camera")
+    parser.add_argument("bench", nargs="?", type=Path, default=DEFAULT_BENCH)
+    args = parser.parse_args(argv[1:])
     totals = {"moves": 0, "correct": 0, "false_alarms": 0, "pairs": 0, "flagged": 0, "seconds": 0.0}
     for game in ("varanasi", "wari"):
-        for folder in sorted((bench / game).glob("S*")):
+        for folder in sorted((args.bench / game).glob("S*")):
             try:
-                result = bench_session(game, folder)
+                with tempfile.TemporaryDirectory() as scratch:
+                    shot = reshot_session(folder, args.camera, Path(scratch) / folder.name) if args.camera else folder
+                    result = bench_session(game, shot)
             except ArbiterError as exc:
                 print(f"{game}/{folder.name}: failed: {exc}")
                 continue
