@@ -65,9 +65,25 @@ def trimmed_pixels(lab_pixels: np.ndarray) -> np.ndarray:
     """Drop the brightest and darkest tails (specular glints, shaded rims) of a disc's pixels."""
     if len(lab_pixels) < 8:
         return lab_pixels
-    low, high = np.quantile(lab_pixels[:, 0], [TRIM_FRACTION, 1.0 - TRIM_FRACTION])
+    low, high = _linear_quantiles(lab_pixels[:, 0], (TRIM_FRACTION, 1.0 - TRIM_FRACTION))
     keep = (lab_pixels[:, 0] >= low) & (lab_pixels[:, 0] <= high)
     return lab_pixels[keep] if keep.sum() >= 4 else lab_pixels
+
+
+def _linear_quantiles(values: np.ndarray, quantiles) -> np.ndarray:
+    """numpy's default quantiles (linear between the two nearest ranks), computed the same way
+    to the last bit, without the overhead of `np.quantile`, which on a few hundred pixels costs
+    many times the work."""
+    count = len(values)
+    virtual = (count - 1) * np.asarray(quantiles, dtype=float)
+    previous = np.floor(virtual)
+    gamma = virtual - previous
+    lower = np.minimum(previous.astype(np.intp), count - 1)
+    upper = np.minimum(lower + 1, count - 1)
+    ordered = np.partition(values, np.unique(np.concatenate([lower, upper])))
+    a, b = ordered[lower], ordered[upper]
+    difference = b - a
+    return np.where(gamma >= 0.5, b - difference * (1 - gamma), a + difference * gamma)
 
 
 @dataclass(frozen=True)
