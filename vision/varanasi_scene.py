@@ -1,6 +1,8 @@
 """Is the board in view, and is anything (a hand) over it? Coarse checks on a grid of cells."""
 from __future__ import annotations
 
+from functools import lru_cache
+
 import cv2
 import numpy as np
 
@@ -18,15 +20,23 @@ def board_distance2(lab_pixels: np.ndarray, board_model: dict) -> np.ndarray:
 
 def board_distance2_and_log_norm(lab_pixels: np.ndarray, board_model: dict) -> tuple[np.ndarray, float]:
     """The distances and the Gaussian's -0.5 log det, to compare with colour likelihoods."""
-    mean = np.asarray(board_model["lab_mean"], dtype=float)
-    covariance = np.asarray(board_model["lab_covariance"], dtype=float).copy()
+    mean, whitening, log_norm = _board_terms(
+        tuple(board_model["lab_mean"]), tuple(map(tuple, board_model["lab_covariance"]))
+    )
+    whitened = (np.asarray(lab_pixels, dtype=np.float32) - mean) @ whitening
+    distance2 = (whitened * whitened) @ np.ones(3, dtype=np.float32)  # faster than a short-axis sum
+    return distance2, log_norm
+
+
+@lru_cache(maxsize=16)
+def _board_terms(mean: tuple, covariance: tuple) -> tuple[np.ndarray, np.ndarray, float]:
+    """Mean, whitening matrix (float32) and -0.5 log det of a board model, lenient on lightness;
+    cached, as every frame measures against the calibrated board several times."""
+    covariance = np.array(covariance, dtype=float)
     covariance[0, :] *= LIGHTNESS_SLACK
     covariance[:, 0] *= LIGHTNESS_SLACK
-    whitened = (np.asarray(lab_pixels, dtype=np.float32) - mean.astype(np.float32)) @ np.linalg.cholesky(
-        np.linalg.inv(covariance)
-    ).astype(np.float32)
-    distance2 = (whitened * whitened) @ np.ones(3, dtype=np.float32)  # faster than a short-axis sum
-    return distance2, float(-0.5 * np.log(np.linalg.det(covariance)))
+    whitening = np.linalg.cholesky(np.linalg.inv(covariance)).astype(np.float32)
+    return np.asarray(mean, dtype=float).astype(np.float32), whitening, float(-0.5 * np.log(np.linalg.det(covariance)))
 
 
 def board_like_grid(lab: np.ndarray, board_model: dict, grid: tuple[int, int]) -> np.ndarray:
