@@ -54,6 +54,7 @@ class EdgeField:
     gy: np.ndarray
     magnitude: np.ndarray
     threshold: float
+    lab_bytes: np.ndarray  # `lab` as OpenCV gave it, 8 bits per channel
 
     @property
     def shape(self) -> tuple[int, int]:
@@ -84,7 +85,8 @@ def edge_field(image_bgr: np.ndarray, threshold: float | None = None) -> EdgeFie
 
     Without a threshold it is set from this image's own median gradient (its noise).
     """
-    lab = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    lab_bytes = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB)
+    lab = lab_bytes.astype(np.float32)
     # OpenCV's masked copies are many times faster than numpy's on frames this size.
     planes = cv2.split(lab)
     best_gx = cv2.Sobel(planes[0], cv2.CV_32F, 1, 0, ksize=3)
@@ -101,7 +103,7 @@ def edge_field(image_bgr: np.ndarray, threshold: float | None = None) -> EdgeFie
     if threshold is None:
         # Every fourth pixel each way is plenty for a median, at a sixteenth of the cost.
         threshold = max(EDGE_FLOOR, EDGE_NOISE_FACTOR * float(np.median(magnitude[::4, ::4])))
-    return EdgeField(lab, best_gx, best_gy, magnitude, threshold)
+    return EdgeField(lab, best_gx, best_gy, magnitude, threshold, lab_bytes)
 
 
 def full_resolution_threshold(image_bgr: np.ndarray) -> float:
@@ -136,9 +138,11 @@ def centre_votes(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
     scores about the same whatever the size.
     """
     height, width = edges.shape
-    ys, xs = np.nonzero(edges.magnitude > edges.threshold)
-    if len(xs) == 0:
+    # OpenCV lists the strong pixels in numpy's order, in a fraction of its time.
+    strong = cv2.findNonZero(cv2.compare(edges.magnitude, edges.threshold, cv2.CMP_GT))
+    if strong is None:
         return np.zeros((len(radii), height, width), dtype=np.float32)
+    xs, ys = strong.reshape(-1, 2).T.astype(np.intp)
     norm = edges.magnitude[ys, xs]
     ux = edges.gx[ys, xs] / norm
     uy = edges.gy[ys, xs] / norm
