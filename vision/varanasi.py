@@ -588,9 +588,10 @@ def _ring_colour(labels, colour_count: int, centre, radius: float, inner: float 
     window, yy, xx = _circle_window(labels.shape, centre, radius - inner)
     distance2 = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2
     ring = (distance2 <= (radius - inner) ** 2) & (distance2 >= (radius - outer) ** 2)
-    inside = labels[window]
-    colours = inside[ring & (inside < colour_count)]
-    return int(np.bincount(colours).argmax()) if len(colours) else None
+    # OpenCV counts under a mask without gathering the pixels; labels past the colours (board,
+    # other) fall outside its bins.
+    counts = cv2.calcHist([labels[window]], [0], ring.astype(np.uint8), [colour_count], [0, colour_count]).ravel()
+    return int(counts.argmax()) if counts.any() else None
 
 
 def _circle_window(shape: tuple[int, ...], centre, radius: float):
