@@ -216,9 +216,9 @@ def rim_scores(
         inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
         flat = np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1)
     gx, gy = edges.gx.reshape(-1), edges.gy.reshape(-1)
-    on_circle = flat[..., 2]
-    sharpness = np.abs(gx[on_circle] * _COS32 + gy[on_circle] * _SIN32)
     if valley is not None:
+        on_circle = flat[..., 2]
+        sharpness = np.abs(gx[on_circle] * _COS32 + gy[on_circle] * _SIN32)
         lightness = edges.lab[..., 0].reshape(-1)[flat]
         sides = np.minimum(lightness[..., 0], lightness[..., 4])
         # Pairwise minima: numpy reduces a short last axis slowly.
@@ -233,6 +233,7 @@ def rim_scores(
             radial > strictness * edges.threshold
         )
         hits = aligned[..., 0] | aligned[..., 1] | aligned[..., 2]  # faster than any() on 3
+        sharpness = radial[..., 1].copy()  # the band's middle samples lie on the circle
     judged = None if inside is None else inside.all(axis=2)  # None: every direction
     if exclude:
         rim_x = centres[:, 0, None].astype(np.float32) + np.float32(radius) * _COS32
