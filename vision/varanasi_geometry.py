@@ -142,12 +142,11 @@ def centre_votes(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
     strong = cv2.findNonZero(cv2.compare(edges.magnitude, edges.threshold, cv2.CMP_GT))
     if strong is None:
         return np.zeros((len(radii), height, width), dtype=np.float32)
-    xs, ys = strong.reshape(-1, 2).T.astype(np.intp)
-    norm = edges.magnitude[ys, xs]
-    ux = edges.gx[ys, xs] / norm
-    uy = edges.gy[ys, xs] / norm
-    rows, columns = ys, xs
-    ys, xs = ys.astype(np.float32), xs.astype(np.float32)
+    columns, rows = strong.reshape(-1, 2).T.astype(np.intp)
+    norm = edges.magnitude[rows, columns]
+    ux = edges.gx[rows, columns] / norm
+    uy = edges.gy[rows, columns] / norm
+    ys, xs = rows.astype(np.float32), columns.astype(np.float32)
     # Every vote of every plane in one histogram over (plane, y, x).
     cells = []
     for plane, radius_map in enumerate(radii):
