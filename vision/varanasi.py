@@ -27,6 +27,7 @@ from vision.varanasi_geometry import (
     EdgeField,
     ScaleField,
     best_circle,
+    best_circles,
     centre_votes,
     edge_field,
     full_resolution_threshold,
@@ -377,7 +378,7 @@ def _read_tower(image_bgr, work_lab, frame: _Frame, seed_full, threshold: float)
     context = _EdgeContext(edges, labels, frame, seed, radii, reach, step, EDGE_GAP_MM * px_per_mm)
     accepted = dict(chain)  # size -> (centre, presence, colour label just inside its rim)
     while True:
-        candidates = {size: _edge_candidate(size, accepted, context) for size in pieces.sizes if size not in accepted}
+        candidates = _edge_candidates([size for size in pieces.sizes if size not in accepted], accepted, context)
         strongest = max(candidates, key=lambda size: candidates[size][1], default=None)
         if strongest is None or candidates[strongest][1] < 0.5:
             break
@@ -413,38 +414,51 @@ def _level(size: int, accepted: dict) -> int:
     return sum(1 for s, (_, presence, _) in accepted.items() if s > size and presence >= 0.5)
 
 
-def _edge_candidate(size: int, accepted: dict, context: _EdgeContext):
-    """(centre, presence, colour label just inside its rim) of a disc of `size` judged by its rim
-    alone, near the disc it would rest on, away from the rims of the discs already accepted."""
+def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) -> dict:
+    """size -> (centre, presence, colour label just inside its rim) of a disc of each of `sizes`
+    judged by its rim alone, near the disc it would rest on, away from the rims of the discs
+    already accepted. The first rim tests of all sizes share one pass."""
     frame, pieces = context.frame, context.frame.pieces
-    radius = context.radii[size] * _growth(_level(size, accepted), pieces)
     known = [(c[0], c[1], context.radii[s] * _growth(_level(s, accepted), pieces)) for s, (c, *_) in accepted.items()]
+    searches = []
+    for size in sizes:
+        radius = context.radii[size] * _growth(_level(size, accepted), pieces)
+        below = _disc_below(size, accepted)
+        smaller = [s for s in accepted if s < size]
+        reference = accepted[below][0] if below is not None else (accepted[max(smaller)][0] if smaller else context.seed)
+        searches.append((reference, radius, context.step if accepted else context.reach))
+    found = best_circles(context.edges, searches, known, context.gap, EDGE_STRICTNESS)
+    candidates = {}
+    for size, (reference, radius, _), (centre, coverage) in zip(sizes, searches, found):
+        below = _disc_below(size, accepted)
+        # The colour label of the disc this one would rest on (None: board-like, e.g. white).
+        below_colour = accepted[below][2] if below is not None else None
+        ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius)
+        same_colour = below is not None and ring is not None and ring == below_colour
+        if same_colour:
+            # On a disc of its own colour only the thin dark line of its side shows; shadows
+            # and face texture of that colour would pass for edges.
+            lower_radius = context.radii[below] * _growth(_level(below, accepted), pieces)
+            # A size pieced together from the tower's other rims has the board or a disc lower
+            # down beyond some of its arcs.
+            bigger = [s for s, (_, p, _) in accepted.items() if s > size and p >= 0.5]
+            lower_down = {accepted[s][2] for s in bigger if s > below} - {below_colour, None}
+            line = _dark_line(context, below_colour, accepted[below][0], lower_radius, frozenset(lower_down))
+            # Such a disc may sit as far off the one below as it can without overhanging it (a 1 on
+            # a 4: 10 mm), and at least MAX_STEP_OFFSET_MM; colour finds the others wherever they are.
+            step = max(context.step, context.radii[below] - context.radii[size])
+            centre, coverage = best_circle(context.edges, reference, radius, step, known, context.gap, valley=line)
+        presence = _edge_presence(
+            coverage, frame, alone=not accepted, colour=below_colour if same_colour else None, same_colour=same_colour
+        )
+        candidates[size] = (centre, presence, ring)
+    return candidates
+
+
+def _disc_below(size: int, accepted: dict) -> int | None:
+    """The accepted disc present that a disc of `size` would rest on: the smallest bigger one."""
     bigger = [s for s, (_, p, _) in accepted.items() if s > size and p >= 0.5]
-    smaller = [s for s in accepted if s < size]
-    below = min(bigger) if bigger else None
-    # The colour label of the disc this one would rest on (None: board-like, e.g. white).
-    below_colour = accepted[below][2] if below is not None else None
-    reference = accepted[below][0] if below is not None else (accepted[max(smaller)][0] if smaller else context.seed)
-    search = (context.edges, reference, radius, context.step if accepted else context.reach, known, context.gap)
-    centre, coverage = best_circle(*search, EDGE_STRICTNESS)
-    ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius)
-    same_colour = below is not None and ring is not None and ring == below_colour
-    if same_colour:
-        # On a disc of its own colour only the thin dark line of its side shows; shadows
-        # and face texture of that colour would pass for edges.
-        lower_radius = context.radii[below] * _growth(_level(below, accepted), pieces)
-        # A size pieced together from the tower's other rims has the board or a disc lower
-        # down beyond some of its arcs.
-        lower_down = {accepted[s][2] for s in bigger if s > below} - {below_colour, None}
-        line = _dark_line(context, below_colour, accepted[below][0], lower_radius, frozenset(lower_down))
-        # Such a disc may sit as far off the one below as it can without overhanging it (a 1 on
-        # a 4: 10 mm), and at least MAX_STEP_OFFSET_MM; colour finds the others wherever they are.
-        step = max(context.step, context.radii[below] - context.radii[size])
-        centre, coverage = best_circle(context.edges, reference, radius, step, known, context.gap, valley=line)
-    presence = _edge_presence(
-        coverage, frame, alone=not accepted, colour=below_colour if same_colour else None, same_colour=same_colour
-    )
-    return centre, presence, ring
+    return min(bigger) if bigger else None
 
 
 def _dark_line(context: _EdgeContext, colour: int, centre, radius: float, lower_down: frozenset) -> DarkLine:
@@ -564,7 +578,8 @@ def _colour_chain(labels, edges, frame: _Frame, seed, radii: dict, reach: float)
         fits = {nearest[0]: best_circle(edges, (cx, cy), expected[nearest[0]], 0.5 * spacing)}
         size = nearest[0]
         if _edge_presence(fits[size][1], frame) < 0.5:
-            fits.update({s: best_circle(edges, (cx, cy), expected[s], 0.5 * spacing) for s in nearest[1:]})
+            others = best_circles(edges, [((cx, cy), expected[s], 0.5 * spacing) for s in nearest[1:]])
+            fits.update(zip(nearest[1:], others))
             size = max(nearest, key=lambda s: fits[s][1])
         centre, radius = fits[size][0], expected[size]
         miss = abs(found - radius)

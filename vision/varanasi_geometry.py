@@ -65,11 +65,6 @@ class EdgeField:
         """Flat: the least radial gradient a rim test accepts at each pixel (once per field)."""
         return RADIAL_ALIGNMENT * self.magnitude.reshape(-1)
 
-    @cached_property
-    def lightness(self) -> np.ndarray:
-        """Flat: the L plane (dark-line tests read it many times per field)."""
-        return self.lab[..., 0].reshape(-1)
-
 
 def to_work(value):
     return np.asarray(value, dtype=float) * WORK_SCALE
@@ -206,63 +201,44 @@ def rim_scores(
     Coverage saturates within a pixel or two of the true centre; sharpness, the mean edge
     strength exactly on the circle, peaks there and so breaks the tie.
     """
-    flat, judged = _rim_samples(edges, centres, radius, exclude, gap)
-    hits, sharpness = _direction_tests(edges, flat, _EVERY_DIRECTION, strictness, valley)
-    return _coverage(hits, judged), _judged_mean(sharpness, judged)
+    return _rim_scores(edges, [(centres, radius)], exclude, gap, strictness, valley)
 
 
-def _screened_rim_scores(
-    edges: EdgeField, centres: np.ndarray, radius: float, exclude, gap: float, strictness: float,
-    valley: "DarkLine | None",
+def _rim_scores(
+    edges: EdgeField, circles, exclude, gap: float, strictness: float, valley: "DarkLine | None"
 ) -> tuple[np.ndarray, np.ndarray]:
-    """`rim_scores` wherever they can decide the best of `centres`, for a fraction of the cost.
-
-    A hit counts only in a run of three neighbouring directions, and any three neighbouring
-    directions include one of every third direction (48 is a multiple of 3): a centre without a
-    hit among every third direction has no coverage, exactly as the full test would find. The
-    full test runs on the other centres only; the sharpness of all (the tie-break) is needed
-    only when no centre shows a rim, and otherwise is left 0 where coverage is 0.
-    """
-    flat, judged = _rim_samples(edges, centres, radius, exclude, gap)
-    screen, _ = _direction_tests(edges, flat[:, _SCREEN_DIRECTIONS], _SCREEN_DIRECTIONS, strictness, valley)
-    if judged is not None:
-        screen &= judged[:, _SCREEN_DIRECTIONS]
-    passing = np.flatnonzero(screen.any(axis=1))
-    coverage = np.zeros(len(flat))
-    sharpness = np.zeros(len(flat))
-    if len(passing):
-        hits, passing_sharpness = _direction_tests(edges, flat[passing], _EVERY_DIRECTION, strictness, valley)
-        passing_judged = None if judged is None else judged[passing]
-        coverage[passing] = _coverage(hits, passing_judged)
-        sharpness[passing] = _judged_mean(passing_sharpness, passing_judged)
-    if coverage.max() == 0.0:
-        sharpness = _judged_mean(_radial(edges, flat[..., 2], _COS32, _SIN32), judged)
-    return coverage, sharpness
-
-
-_EVERY_DIRECTION = slice(None)
-_SCREEN_DIRECTIONS = slice(None, None, 3)
-
-
-def _rim_samples(edges: EdgeField, centres, radius: float, exclude, gap: float):
-    """Flat indices of the samples across the rim of each centre (n, angles, 5; see
-    `_rim_offsets`) and which directions are judged (n, angles; None: every one)."""
-    centres = np.rint(np.atleast_2d(np.asarray(centres, dtype=float))).astype(np.intp)
-    height, width = edges.shape
-    dy, dx, offsets, reach = _rim_offsets(int(round(radius * 4)), width)
-    low, high = centres.min(axis=0), centres.max(axis=0)
-    if low[0] >= reach and low[1] >= reach and high[0] < width - reach and high[1] < height - reach:
-        # Every sample of every candidate lies in the image: the usual case, and a cheap one.
-        judged = None
-        flat = (centres[:, 1] * width + centres[:, 0])[:, None, None] + offsets[None]
+    """`rim_scores` of several groups of centres, (centres, radius) each, in one pass, their
+    scores one after the other: a call costs much more than the samples of one more group."""
+    groups = [_rim_samples(edges, centres, radius) for centres, radius in circles]
+    flat = np.concatenate([g[0] for g in groups]) if len(groups) > 1 else groups[0][0]
+    if all(g[1] is None for g in groups):
+        judged = None  # every direction of every centre lies in the image: the usual case
     else:
-        ys = centres[:, 1, None, None] + dy[None]
-        xs = centres[:, 0, None, None] + dx[None]
-        judged = ((xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)).all(axis=2)
-        flat = np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1)
+        judged = np.concatenate([np.ones(g[0].shape[:2], dtype=bool) if g[1] is None else g[1] for g in groups])
+    gx, gy = edges.gx.reshape(-1), edges.gy.reshape(-1)
+    if valley is not None:
+        on_circle = flat[..., 2]
+        sharpness = np.abs(gx[on_circle] * _COS32 + gy[on_circle] * _SIN32)
+        lightness = edges.lab[..., 0].reshape(-1)[flat]
+        sides = np.minimum(lightness[..., 0], lightness[..., 4])
+        # Pairwise minima: numpy reduces a short last axis slowly.
+        darkest = np.minimum(np.minimum(lightness[..., 1], lightness[..., 2]), lightness[..., 3])
+        hits = darkest < sides - valley.depth
+        hits &= valley.allowed[valley.labels.reshape(-1)[flat[..., 4]]]
+    else:
+        band = flat[..., 1:4]
+        radial = np.abs(gx[band] * _COS32[:, None] + gy[band] * _SIN32[:, None])
+        # A rim crossed at a slant (another disc's rim) is not this circle's rim.
+        aligned = (radial >= edges.alignment_floor[band]) & (
+            radial > strictness * edges.threshold
+        )
+        hits = aligned[..., 0] | aligned[..., 1] | aligned[..., 2]  # faster than any() on 3
+        sharpness = radial[..., 1].copy()  # the band's middle samples lie on the circle
     if exclude:
-        rim_x = centres[:, 0, None].astype(np.float32) + np.float32(radius) * _COS32
-        rim_y = centres[:, 1, None].astype(np.float32) + np.float32(radius) * _SIN32
+        centres = np.concatenate([np.rint(np.atleast_2d(np.asarray(c, dtype=float))) for c, _ in circles])
+        radii = np.concatenate([np.full(len(g[0]), radius, dtype=np.float32) for g, (_, radius) in zip(groups, circles)])
+        rim_x = centres[:, 0, None].astype(np.float32) + radii[:, None] * _COS32
+        rim_y = centres[:, 1, None].astype(np.float32) + radii[:, None] * _SIN32
         known = np.asarray(exclude, dtype=np.float32)[:, :, None, None]  # (k, 3, 1, 1)
         distance2 = (rim_x - known[:, 0]) ** 2 + (rim_y - known[:, 1]) ** 2
         # Farther than `gap` from every known rim: outside each annulus r ± gap, in squares.
@@ -270,55 +246,37 @@ def _rim_samples(edges: EdgeField, centres, radius: float, exclude, gap: float):
         within = distance2 < np.maximum(known[:, 2] - gap, 0.0) ** 2
         clear = (outside | within).all(axis=0)
         judged = clear if judged is None else judged & clear
-    return flat, judged
-
-
-def _radial(edges: EdgeField, flat: np.ndarray, cos: np.ndarray, sin: np.ndarray) -> np.ndarray:
-    """Gradient along the radius (direction cos, sin) at flat pixel indices, either way."""
-    return np.abs(edges.gx.reshape(-1)[flat] * cos + edges.gy.reshape(-1)[flat] * sin)
-
-
-def _direction_tests(
-    edges: EdgeField, flat: np.ndarray, directions: slice, strictness: float, valley: "DarkLine | None"
-) -> tuple[np.ndarray, np.ndarray]:
-    """(hit, sharpness) in each of the `directions` whose samples `flat` holds, before judging."""
-    cos, sin = _COS32[directions], _SIN32[directions]
-    if valley is not None:
-        sharpness = _radial(edges, flat[..., 2], cos, sin)
-        lightness = edges.lightness[flat]
-        sides = np.minimum(lightness[..., 0], lightness[..., 4])
-        # Pairwise minima: numpy reduces a short last axis slowly.
-        darkest = np.minimum(np.minimum(lightness[..., 1], lightness[..., 2]), lightness[..., 3])
-        hits = darkest < sides - valley.depth
-        hits &= valley.allowed[valley.labels.reshape(-1)[flat[..., 4]]]
-        return hits, sharpness
-    band = flat[..., 1:4]
-    radial = _radial(edges, band, cos[:, None], sin[:, None])
-    # A rim crossed at a slant (another disc's rim) is not this circle's rim.
-    aligned = (radial >= edges.alignment_floor[band]) & (radial > strictness * edges.threshold)
-    hits = aligned[..., 0] | aligned[..., 1] | aligned[..., 2]  # faster than any() on 3
-    return hits, radial[..., 1].copy()  # the band's middle samples lie on the circle
-
-
-def _coverage(hits: np.ndarray, judged: np.ndarray | None) -> np.ndarray:
-    """Share of the judged directions in runs of at least three hits, around the circle."""
     if judged is not None:
         hits &= judged
     # Neighbouring directions around the circle, wrapping: [n, 48 + 2].
     wrapped = np.concatenate([hits[:, -1:], hits, hits[:, :1]], axis=1)
     runs = wrapped[:, :-2] & hits & wrapped[:, 2:]
     wrapped = np.concatenate([runs[:, -1:], runs, runs[:, :1]], axis=1)
-    return _judged_mean(wrapped[:, :-2] | runs | wrapped[:, 2:], judged)
-
-
-def _judged_mean(values: np.ndarray, judged: np.ndarray | None) -> np.ndarray:
-    """Mean over the judged directions of each circle; 0 with less than a third judged."""
+    hits = wrapped[:, :-2] | runs | wrapped[:, 2:]
     if judged is None:
-        # The usual case, without the masks: the same means, in float64 as below.
-        return values.sum(axis=1) / np.float64(RIM_ANGLES)
+        # The usual case, without the masks: the same shares, in float64 as below.
+        return hits.sum(axis=1) / np.float64(RIM_ANGLES), sharpness.sum(axis=1) / np.float64(RIM_ANGLES)
     shown = judged.sum(axis=1)
-    mean = (values * judged).sum(axis=1) / np.maximum(shown, 1)
-    return np.where(shown >= RIM_ANGLES / 3, mean, 0.0)
+    coverage = hits.sum(axis=1) / np.maximum(shown, 1)
+    sharpness = (sharpness * judged).sum(axis=1) / np.maximum(shown, 1)
+    enough = shown >= RIM_ANGLES / 3
+    return np.where(enough, coverage, 0.0), np.where(enough, sharpness, 0.0)
+
+
+def _rim_samples(edges: EdgeField, centres, radius: float) -> tuple[np.ndarray, np.ndarray | None]:
+    """Flat indices of the samples across the rim of `radius` around each centre (n, angles, 5;
+    see `_rim_offsets`) and which directions lie in the image (n, angles; None: every one)."""
+    centres = np.rint(np.atleast_2d(np.asarray(centres, dtype=float))).astype(np.intp)
+    height, width = edges.shape
+    dy, dx, offsets, reach = _rim_offsets(int(round(radius * 4)), width)
+    low, high = centres.min(axis=0), centres.max(axis=0)
+    if low[0] >= reach and low[1] >= reach and high[0] < width - reach and high[1] < height - reach:
+        # Every sample of every candidate lies in the image: the usual case, and a cheap one.
+        return (centres[:, 1] * width + centres[:, 0])[:, None, None] + offsets[None], None
+    ys = centres[:, 1, None, None] + dy[None]
+    xs = centres[:, 0, None, None] + dx[None]
+    inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
+    return np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1), inside.all(axis=2)
 
 
 def best_circle(
@@ -328,18 +286,45 @@ def best_circle(
     """The centre within `reach` of `centre` whose rim of `radius` shows best: a grid of
     `GRID_PX` (the band judged around the radius is about that wide), then the 8 neighbours of
     its best point, unless nothing on the grid showed a rim."""
-    offsets, distance2 = _grid_offsets(int(np.ceil(reach / GRID_PX)))
-    candidates = offsets[distance2 <= reach * reach + 1e-9] + np.rint(np.asarray(centre, dtype=float))
-    scores = _screened_rim_scores(edges, candidates, radius, exclude, gap, strictness, valley)
-    best = candidates[_best(scores)]
-    if scores[0].max() == 0.0:
-        # No rim anywhere on the grid (most sizes tried are absent): a pixel off would not
-        # show one either, since coverage fades over a pixel or two from the true centre.
-        return best, 0.0
-    around = _NEIGHBOURS + best
-    coverage, sharpness = rim_scores(edges, around, radius, exclude, gap, strictness, valley)
-    index = _best((coverage, sharpness))
-    return around[index], float(coverage[index])
+    return best_circles(edges, [(centre, radius, reach)], exclude, gap, strictness, valley)[0]
+
+
+def best_circles(
+    edges: EdgeField, searches, exclude=(), gap: float = 0.0, strictness: float = 1.0,
+    valley: "DarkLine | None" = None,
+) -> list[tuple[np.ndarray, float]]:
+    """`best_circle` of each (centre, radius, reach) in `searches`, their grids scored in one pass."""
+    if not searches:
+        return []
+    grids = []
+    for centre, radius, reach in searches:
+        offsets, distance2 = _grid_offsets(int(np.ceil(reach / GRID_PX)))
+        grids.append((offsets[distance2 <= reach * reach + 1e-9] + np.rint(np.asarray(centre, dtype=float)), radius))
+    grid_scores = _split(_rim_scores(edges, grids, exclude, gap, strictness, valley), grids)
+    bests = [(candidates[_best(scores)], scores[0].max() > 0.0) for (candidates, _), scores in zip(grids, grid_scores)]
+    # No rim anywhere on a grid (most sizes tried are absent): a pixel off would not show one
+    # either, since coverage fades over a pixel or two from the true centre; otherwise the 8
+    # neighbours of its best point are tried too.
+    refined = [(_NEIGHBOURS + best, radius) for (best, shown), (_, radius) in zip(bests, grids) if shown]
+    refinements = iter(
+        zip((around for around, _ in refined), _split(_rim_scores(edges, refined, exclude, gap, strictness, valley), refined))
+        if refined else ()
+    )
+    found = []
+    for best, shown in bests:
+        if not shown:
+            found.append((best, 0.0))
+            continue
+        around, scores = next(refinements)
+        index = _best(scores)
+        found.append((around[index], float(scores[0][index])))
+    return found
+
+
+def _split(scores, groups) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Scores of groups scored together, (coverage, sharpness) of each group."""
+    bounds = np.cumsum([len(centres) for centres, _ in groups])[:-1]
+    return list(zip(*(np.split(values, bounds) for values in scores)))
 
 
 # The best grid point and its 8 neighbours.
