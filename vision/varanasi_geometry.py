@@ -49,16 +49,25 @@ class DarkLine:
 class EdgeField:
     """Gradient of the strongest Lab channel at each pixel of the reduced frame."""
 
-    lab: np.ndarray
     gx: np.ndarray
     gy: np.ndarray
     magnitude: np.ndarray
     threshold: float
-    lab_bytes: np.ndarray  # `lab` as OpenCV gave it, 8 bits per channel
+    lab_bytes: np.ndarray  # Lab as OpenCV gave it, 8 bits per channel
 
     @property
     def shape(self) -> tuple[int, int]:
         return self.magnitude.shape
+
+    @cached_property
+    def lab(self) -> np.ndarray:
+        """Lab in float32, made when asked: a tower crop's is read only by dark-line tests."""
+        return self.lab_bytes.astype(np.float32)
+
+    @cached_property
+    def lightness(self) -> np.ndarray:
+        """Flat: the L plane (dark-line tests read it many times per field)."""
+        return self.lab[..., 0].reshape(-1)
 
     @cached_property
     def alignment_floor(self) -> np.ndarray:
@@ -86,9 +95,8 @@ def edge_field(image_bgr: np.ndarray, threshold: float | None = None) -> EdgeFie
     Without a threshold it is set from this image's own median gradient (its noise).
     """
     lab_bytes = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB)
-    lab = lab_bytes.astype(np.float32)
+    planes = [plane.astype(np.float32) for plane in cv2.split(lab_bytes)]
     # OpenCV's masked copies are many times faster than numpy's on frames this size.
-    planes = cv2.split(lab)
     best_gx = cv2.Sobel(planes[0], cv2.CV_32F, 1, 0, ksize=3)
     best_gy = cv2.Sobel(planes[0], cv2.CV_32F, 0, 1, ksize=3)
     magnitude = cv2.magnitude(best_gx, best_gy)
@@ -103,7 +111,7 @@ def edge_field(image_bgr: np.ndarray, threshold: float | None = None) -> EdgeFie
     if threshold is None:
         # Every fourth pixel each way is plenty for a median, at a sixteenth of the cost.
         threshold = max(EDGE_FLOOR, EDGE_NOISE_FACTOR * float(np.median(magnitude[::4, ::4])))
-    return EdgeField(lab, best_gx, best_gy, magnitude, threshold, lab_bytes)
+    return EdgeField(best_gx, best_gy, magnitude, threshold, lab_bytes)
 
 
 def full_resolution_threshold(image_bgr: np.ndarray) -> float:
@@ -221,7 +229,7 @@ def _rim_scores(
     if valley is not None:
         on_circle = flat[..., 2]
         sharpness = np.abs(gx[on_circle] * _COS32 + gy[on_circle] * _SIN32)
-        lightness = edges.lab[..., 0].reshape(-1)[flat]
+        lightness = edges.lightness[flat]
         sides = np.minimum(lightness[..., 0], lightness[..., 4])
         # Pairwise minima: numpy reduces a short last axis slowly.
         darkest = np.minimum(np.minimum(lightness[..., 1], lightness[..., 2]), lightness[..., 3])
