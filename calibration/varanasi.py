@@ -43,8 +43,20 @@ COLOUR_SAMPLE_RADIUS = 0.7
 BOARD_RING = (1.35, 1.7)
 BOARD_GRID = (40, 30)
 ITERATIONS = 3
+# Size assignment and the scale plane are refitted in turn until no size changes: from the single
+# starting scale a keystoned view (sizes +-10 % across the frame) can take several rounds to settle.
+MAX_SIZE_ROUNDS = 10
 # Hough centres may be a pixel or two off; the rim is measured at the best centre nearby.
 RIM_SEARCH_PX = 3.0
+# Canny's upper threshold (grey-level Sobel) for the first circle search: clear rims.
+CLEAR_RIM_THRESHOLD = 60.0
+# When fewer circles than discs show that clearly, fainter rims are looked for as well, only where
+# no circle was found yet (a disc's own faint inner rings must not displace its clear outline).
+# A rim's contrast grows and shrinks with the light on the board, so this threshold is a fraction
+# of the board's brightness: a fixed one loses white discs on a cream board under a dimmer lamp.
+FAINT_RIM_CONTRAST = 0.2
+# The board's brightness: a high quantile of the grey frame (table, shadows and most discs are darker).
+BOARD_BRIGHTNESS_QUANTILE = 0.9
 
 
 def calibrate(image_bgr: np.ndarray, pieceset_json) -> dict:
@@ -54,7 +66,7 @@ def calibrate(image_bgr: np.ndarray, pieceset_json) -> dict:
         raise ArbiterError("calibration image must be a colour image")
     height, width = image_bgr.shape[:2]
     edges = edge_field(image_bgr, full_resolution_threshold(image_bgr))
-    circles = _one_circle_per_disc(_detect_circles(image_bgr))
+    circles = _disc_circles(image_bgr, len(pieces.sizes) * len(pieces.colours))
     sizes_of, scale = _assign_sizes(circles, pieces)
     lab = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
     disc_ids = sorted(sizes_of)
@@ -129,8 +141,20 @@ def _vote_peak(plane: np.ndarray, circle) -> float:
     return float(plane[max(0, y - 2): y + 3, max(0, x - 2): x + 3].max(initial=0.0))
 
 
-def _detect_circles(image_bgr: np.ndarray) -> np.ndarray:
-    """Every circle-like outline, (n, 3) as x, y, r in pixels; extra ones are weeded out later."""
+def _disc_circles(image_bgr: np.ndarray, disc_count: int) -> np.ndarray:
+    """One circle per place that may hold a disc, (n, 3) as x, y, r: clear rims first, faint ones
+    only if the clear ones are too few for the set."""
+    circles = _one_circle_per_disc(_detect_circles(image_bgr, CLEAR_RIM_THRESHOLD))
+    if len(circles) >= disc_count:
+        return circles
+    gray = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
+    faint_threshold = FAINT_RIM_CONTRAST * float(np.quantile(gray, BOARD_BRIGHTNESS_QUANTILE))
+    return _one_circle_per_disc(np.vstack([circles, _detect_circles(image_bgr, faint_threshold)]))
+
+
+def _detect_circles(image_bgr: np.ndarray, rim_threshold: float) -> np.ndarray:
+    """Every circle-like outline whose rim reaches `rim_threshold` (Canny's upper threshold),
+    (n, 3) as x, y, r in pixels; extra ones are weeded out later."""
     height, width = image_bgr.shape[:2]
     gray = cv2.GaussianBlur(cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY), (5, 5), 1.5)
     short_side = min(width, height)
@@ -141,7 +165,7 @@ def _detect_circles(image_bgr: np.ndarray) -> np.ndarray:
         cv2.HOUGH_GRADIENT_ALT,
         dp=1.5,
         minDist=2 * min_radius,
-        param1=60,
+        param1=rim_threshold,
         param2=0.6,
         minRadius=min_radius,
         maxRadius=int(short_side * 0.15),
@@ -162,7 +186,8 @@ def _assign_sizes(circles: np.ndarray, pieces: PieceSet) -> tuple[dict[int, int]
     """Size of each circle that is a disc, and the scale field fitted to them.
 
     Start from the single scale under which most circles match some size, then alternate
-    Hungarian assignment to size slots (each size once per colour) with refitting the scale plane.
+    Hungarian assignment to size slots (each size once per colour) with refitting the scale plane
+    until the assignment settles.
     """
     if len(circles) == 0:
         raise ArbiterError("calibration photo shows no discs")
@@ -176,17 +201,20 @@ def _assign_sizes(circles: np.ndarray, pieces: PieceSet) -> tuple[dict[int, int]
     scale = ScaleField(float(np.exp(log_ratio_candidates[int(np.argmax(matches))])))
     slots = [size_index for size_index in range(len(pieces.sizes)) for _ in pieces.colours]
     sizes_of: dict[int, int] = {}
-    for _ in range(ITERATIONS):
+    for _ in range(MAX_SIZE_ROUNDS):
         expected = scale.at(circles[:, 0], circles[:, 1])[:, None] * radii_mm[None, :]
         mismatch = np.abs(np.log(circles[:, 2, None] / expected))
         cost = mismatch[:, slots] ** 2
-        sizes_of = {
+        new_sizes = {
             row: pieces.sizes[slots[col]]
             for row, col in assign(cost)
             if mismatch[row, slots[col]] < MAX_SIZE_MISMATCH
         }
-        if not sizes_of:
+        if not new_sizes:
             raise ArbiterError("calibration photo shows no discs of the piece set's sizes")
+        if new_sizes == sizes_of:
+            break
+        sizes_of = new_sizes
         ids = np.array(sorted(sizes_of))
         measured = circles[ids, 2] / np.array([pieces.radii_mm[pieces.sizes.index(sizes_of[i])] for i in ids])
         scale = ScaleField.fit(circles[ids, :2], measured)
