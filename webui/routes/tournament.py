@@ -112,10 +112,10 @@ def new_tournament():
 @bp.post("/tournament/<int:tournament_id>/pair")
 @director_required
 def pair_next_round(tournament_id: int):
-    store = companion().store
+    table = companion()
+    store = table.store
     if tournament_id not in {t["id"] for t in store.tournaments()}:
         abort(404, description=f"no tournament with id {tournament_id}")
-    table = companion()
     game = request.form.get("game", "")
     # Pairings of this table's game follow its rules, so that they can be played here.
     rules = table.rules if game == table.game else load_rules({"game": game})
