@@ -20,7 +20,7 @@ import numpy as np
 
 from engines.errors import ArbiterError
 from vision.varanasi_assignment import assign
-from vision.varanasi_colour import ColourModel, colour_statistics
+from vision.varanasi_colour import ColourModel, colour_statistics, linear_quantiles
 from vision.varanasi_geometry import (
     SOBEL_GAIN,
     DarkLine,
@@ -409,9 +409,14 @@ class _EdgeContext:
     dark_lines: dict = field(default_factory=dict)
 
 
+def _present_under(size: int, accepted: dict) -> list[int]:
+    """The sizes of the accepted discs, found present, that lie under a disc of `size`."""
+    return [s for s, (_, presence, _) in accepted.items() if s > size and presence >= 0.5]
+
+
 def _level(size: int, accepted: dict) -> int:
     """How many discs of the tower, found present, lie under a disc of `size`."""
-    return sum(1 for s, (_, presence, _) in accepted.items() if s > size and presence >= 0.5)
+    return len(_present_under(size, accepted))
 
 
 def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) -> dict:
@@ -441,8 +446,7 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
             lower_radius = context.radii[below] * _growth(_level(below, accepted), pieces)
             # A size pieced together from the tower's other rims has the board or a disc lower
             # down beyond some of its arcs.
-            bigger = [s for s, (_, p, _) in accepted.items() if s > size and p >= 0.5]
-            lower_down = {accepted[s][2] for s in bigger if s > below} - {below_colour, None}
+            lower_down = {accepted[s][2] for s in _present_under(below, accepted)} - {below_colour, None}
             line = _dark_line(context, below_colour, accepted[below][0], lower_radius, frozenset(lower_down))
             # Such a disc may sit as far off the one below as it can without overhanging it (a 1 on
             # a 4: 10 mm), and at least MAX_STEP_OFFSET_MM; colour finds the others wherever they are.
@@ -457,7 +461,7 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
 
 def _disc_below(size: int, accepted: dict) -> int | None:
     """The accepted disc present that a disc of `size` would rest on: the smallest bigger one."""
-    bigger = [s for s, (_, p, _) in accepted.items() if s > size and p >= 0.5]
+    bigger = _present_under(size, accepted)
     return min(bigger) if bigger else None
 
 
@@ -486,7 +490,9 @@ def _measure_dark_line(context: _EdgeContext, colour: int, centre, radius: float
     face = edges.lab[window][sample][on_face, 0]
     depth = bar
     if len(face) >= MIN_RING_PIXELS:
-        noise = 1.4826 * float(_median(np.abs(face - _median(face))))  # robust standard deviation
+        (middle,) = linear_quantiles(face, (0.5,))
+        (spread,) = linear_quantiles(np.abs(face - middle), (0.5,))
+        noise = 1.4826 * float(spread)  # robust standard deviation
         depth = min(VALLEY_NOISE_FACTOR * noise, bar)
     allowed = np.ones(256, dtype=bool)
     allowed[[len(context.frame.colours.names), *lower_down]] = False
@@ -706,17 +712,6 @@ def _ring_medians(lab_bytes: np.ndarray, ring: np.ndarray, count: int) -> np.nda
     if count % 2:
         return upper
     return ((cumulative > half - 1).argmax(axis=1).astype(np.float32) + upper) / 2
-
-
-def _median(values: np.ndarray) -> np.ndarray:
-    """Median along the last axis, as numpy's (the mean of the middle two for an even count),
-    without its overhead, which on rings of a few hundred pixels costs more than the work."""
-    count = values.shape[-1]
-    half = count // 2
-    if count % 2:
-        return np.partition(values, half, axis=-1)[..., half]
-    middle = np.partition(values, (half - 1, half), axis=-1)
-    return (middle[..., half - 1] + middle[..., half]) / 2
 
 
 def _settle_colours(towers, pieces: PieceSet):

@@ -65,12 +65,12 @@ def trimmed_pixels(lab_pixels: np.ndarray) -> np.ndarray:
     """Drop the brightest and darkest tails (specular glints, shaded rims) of a disc's pixels."""
     if len(lab_pixels) < 8:
         return lab_pixels
-    low, high = _linear_quantiles(lab_pixels[:, 0], (TRIM_FRACTION, 1.0 - TRIM_FRACTION))
+    low, high = linear_quantiles(lab_pixels[:, 0], (TRIM_FRACTION, 1.0 - TRIM_FRACTION))
     keep = (lab_pixels[:, 0] >= low) & (lab_pixels[:, 0] <= high)
     return lab_pixels[keep] if keep.sum() >= 4 else lab_pixels
 
 
-def _linear_quantiles(values: np.ndarray, quantiles) -> np.ndarray:
+def linear_quantiles(values: np.ndarray, quantiles) -> np.ndarray:
     """numpy's default quantiles (linear between the two nearest ranks), computed the same way
     to the last bit, without the overhead of `np.quantile`, which on a few hundred pixels costs
     many times the work."""
