@@ -185,7 +185,7 @@ def measure_regions(
     """
     height, width = frame.shape[:2]
     masks = region_masks(geometry, (width, height), PIT_SHRINK)
-    spot_masks = region_masks(geometry, (width, height), SPOT_REACH)[:PIT_COUNT] + masks[PIT_COUNT:]
+    spot_masks = _spot_masks(geometry, (width, height))
     x0, y0, x1, y1 = _board_box(geometry, (width, height))
     board = frame[y0:y1, x0:x1]
     seed_like = colours.probability(board) > 0.5
@@ -212,10 +212,16 @@ def _labels_in(mask: RegionMask, labels: np.ndarray) -> int:
     return np.count_nonzero(np.unique(mask.pixels(labels)))
 
 
+def _spot_masks(geometry: BoardGeometry, frame_size: tuple[int, int]) -> tuple[RegionMask, ...]:
+    """Where each region's seeds are spotted: pits a little beyond their rim, stores as measured
+    (the pits' measured regions lie inside these)."""
+    return region_masks(geometry, frame_size, SPOT_REACH)[:PIT_COUNT] + region_masks(geometry, frame_size, PIT_SHRINK)[PIT_COUNT:]
+
+
 @lru_cache(maxsize=32)
 def _board_box(geometry: BoardGeometry, frame_size: tuple[int, int]) -> tuple[int, int, int, int]:
     """The frame's box around all regions: the only part worth filtering."""
-    masks = region_masks(geometry, frame_size, PIT_SHRINK)[PIT_COUNT:] + region_masks(geometry, frame_size, SPOT_REACH)[:PIT_COUNT]
+    masks = _spot_masks(geometry, frame_size)
     x0 = min(m.x0 for m in masks)
     y0 = min(m.y0 for m in masks)
     x1 = max(m.x0 + m.mask.shape[1] for m in masks)
