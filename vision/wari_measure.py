@@ -66,8 +66,14 @@ class SeedSpotter:
         """Whether the crowded count includes seeds buried under others (glints only show on top)."""
         return self.cue == "glint"
 
-    def spots(self, frame: np.ndarray, seed_like: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Label images, one label per spot and 0 elsewhere: for seeds lying apart, for a crowded pile."""
+    def spots(
+        self, frame: np.ndarray, seed_like: np.ndarray, board_like: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Label images, one label per spot and 0 elsewhere: for seeds lying apart, for a crowded pile.
+
+        `board_like`: pixels whose colour says "board" (known and not seed). A glint lies on its
+        seed; a lightness peak of the board's colour amid seeds is the pit floor, lit, seen
+        through the gap between them."""
         # Speckles of seed colour (glare on a bare floor, wood grain) are not seeds.
         solid = cv2.morphologyEx(seed_like.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         if self.cue == "glint":
@@ -77,6 +83,8 @@ class SeedSpotter:
             core = max(3, self.kernel // 2)
             on_seed = cv2.blur(solid.astype(np.float32), (core, core)) >= _SEED_COVER
             candidates = (strength > self.threshold) & on_seed
+            if board_like is not None:
+                candidates &= ~board_like
             crowded = self._peaks(strength, candidates, self._crowded_patch())
             return self._peaks(strength, candidates, patch), self._with_buried_seeds(solid, crowded)
         strength = cv2.GaussianBlur(cv2.distanceTransform(solid, cv2.DIST_L2, 5), (0, 0), 1.0)
@@ -188,9 +196,11 @@ def measure_regions(
     spot_masks = _spot_masks(geometry, (width, height))
     x0, y0, x1, y1 = _board_box(geometry, (width, height))
     board = frame[y0:y1, x0:x1]
-    seed_like = colours.probability(board) > 0.5
+    seed_probability = colours.probability(board)
+    seed_like = seed_probability > 0.5
     known = colours.is_known(board)
-    labels = [spotter.spots(board, seed_like) for spotter in spotters] if board.size else []
+    board_like = known & (seed_probability < 0.5)
+    labels = [spotter.spots(board, seed_like, board_like) for spotter in spotters] if board.size else []
     seed_pixels = np.zeros(REGION_COUNT)
     counts = np.zeros((2, REGION_COUNT))  # apart, crowded
     unknown_share, visible_share = np.ones(REGION_COUNT), np.zeros(REGION_COUNT)

@@ -83,6 +83,20 @@ def test_a_seed_coloured_patch_off_on_its_own_is_not_a_buried_seed():
     assert len(np.unique(crowded)) - 1 == len(np.unique(apart)) - 1 == 1
 
 
+def test_the_lit_floor_between_seeds_is_not_a_glint():
+    # Three seeds around a gap: the pit floor seen through it, lit, is a lightness peak amid seed
+    # colours, but its own colour is the board's.
+    frame, seed_like = _disc_seeds([(60, 60), (72, 60), (66, 70)])
+    gap = (66, 63)
+    cv2.circle(frame, gap, 1, (200, 200, 200), -1)
+    seed_like[gap[1] - 1 : gap[1] + 2, gap[0] - 1 : gap[0] + 2] = False
+    board_like = np.zeros_like(seed_like)
+    board_like[gap[1] - 1 : gap[1] + 2, gap[0] - 1 : gap[0] + 2] = True
+    spotter = SeedSpotter("glint", 13, 20.0)
+    assert [len(np.unique(labels)) - 1 for labels in spotter.spots(frame, seed_like)] == [3, 4]
+    assert [len(np.unique(labels)) - 1 for labels in spotter.spots(frame, seed_like, board_like)] == [3, 3]
+
+
 def test_the_glint_offset_moves_the_seed_a_glint_explains():
     # A glint near the seed's edge: its seed-sized disc leaves a crescent of the seed unexplained
     # (a buried seed, seemingly) unless moved to the seed's centre.
