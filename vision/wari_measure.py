@@ -37,6 +37,12 @@ _CROWDED_WINDOW = 0.8
 # on the wood), in patches at least this share of a seed across (not slivers along a rim).
 _BURIED_SHARE = 0.3
 _SLIVER = 0.3
+# A leftover patch darker than this share of the seeds' median lightness and smaller than this
+# share of a seed is "shaded": the shadow in the crevice between seeds lying side by side looks
+# so (nicker nuts of 5-7 read one too many), and so does a buried seed deep in a pile's shadow.
+# It counts only where the pit's other spots already show a pile (see `count_crowded`).
+_SHADED_LIGHTNESS = 0.45
+_SHADED_SHARE = 0.45
 
 
 @dataclass(frozen=True)
@@ -86,7 +92,7 @@ class SeedSpotter:
             if board_like is not None:
                 candidates &= ~board_like
             crowded = self._peaks(strength, candidates, self._crowded_patch())
-            return self._peaks(strength, candidates, patch), self._with_buried_seeds(solid, crowded)
+            return self._peaks(strength, candidates, patch), self._with_buried_seeds(solid, crowded, lightness)
         strength = cv2.GaussianBlur(cv2.distanceTransform(solid, cv2.DIST_L2, 5), (0, 0), 1.0)
         # A seed's centre is its own; a neighbour's lies a diameter off, or a little less where they
         # crowd. Blobs' centres keep apart by themselves, so one window serves both.
@@ -102,11 +108,12 @@ class SeedSpotter:
         pixels = np.maximum(np.bincount(labels, minlength=count + 1)[1:], 1)
         return np.stack([np.bincount(labels, xs, count + 1)[1:], np.bincount(labels, ys, count + 1)[1:]], axis=1) / pixels[:, None]
 
-    def _with_buried_seeds(self, solid: np.ndarray, glints: np.ndarray) -> np.ndarray:
+    def _with_buried_seeds(self, solid: np.ndarray, glints: np.ndarray, lightness: np.ndarray) -> np.ndarray:
         """The glints' labels plus one label for each seed-coloured patch that the seeds of the
         glints do not cover (a seed-sized disc at each glint, moved by `glint_offset`), that
         touches one of them, and that is big enough to be a half-buried seed rather than the end
-        of a long seed beside its disc, but no bigger than a seed."""
+        of a long seed beside its disc, but no bigger than a seed. Shaded patches (small and dark:
+        a crevice's shadow or a seed deep in a pile) get negative labels."""
         explained = np.zeros_like(solid)
         radius = max(1, round(self.kernel / 2))
         for x, y in self.glint_centres(glints) + np.array(self.glint_offset):
@@ -120,8 +127,13 @@ class SeedSpotter:
         seed_area = np.pi * self.kernel**2 / 4
         buried = touching & (stats[:, cv2.CC_STAT_AREA] >= _BURIED_SHARE * seed_area) & (stats[:, cv2.CC_STAT_AREA] <= seed_area)
         buried[0] = False
+        mean_lightness = np.bincount(patches.ravel(), lightness.ravel().astype(np.float64), count) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
+        seed_lightness = float(np.median(lightness[solid > 0])) if solid.any() else 0.0
+        shaded = buried & (mean_lightness < _SHADED_LIGHTNESS * seed_lightness) & (stats[:, cv2.CC_STAT_AREA] < _SHADED_SHARE * seed_area)
+        clear = buried & ~shaded
         renumbered = np.zeros(count, np.int32)
-        renumbered[buried] = int(glints.max()) + 1 + np.arange(int(buried.sum()))
+        renumbered[clear] = int(glints.max()) + 1 + np.arange(int(clear.sum()))
+        renumbered[shaded] = -1 - np.arange(int(shaded.sum()))
         return np.where(glints > 0, glints, renumbered[patches])
 
     def _crowded_patch(self) -> np.ndarray:
@@ -213,9 +225,20 @@ def measure_regions(
         seed_pixels[region] = np.count_nonzero(local.pixels(seed_like))
         unknown_share[region] = 1.0 - np.count_nonzero(local.pixels(known)) / mask.area
         reach = spot_masks[region].shifted(-x0, -y0)
-        for spotted in labels:
-            counts[:, region] = np.maximum(counts[:, region], [_labels_in(reach, label) for label in spotted])
+        for apart, crowded in labels:
+            apart_count = _labels_in(reach, apart)
+            counts[:, region] = np.maximum(counts[:, region], [apart_count, count_crowded(reach.pixels(crowded), apart_count)])
     return RegionMeasures(seed_pixels, *counts, unknown_share, visible_share)
+
+
+def count_crowded(labels: np.ndarray, apart_count: int) -> int:
+    """Seeds a crowded count finds among `labels` (a region's crowded labels): glints and clear
+    half-buried patches, and shaded patches too once those already find more seeds than the count
+    as lying apart (the seeds pile, so a dark patch may be a seed in the pile's shadow; otherwise
+    it is the crevice between seeds lying side by side)."""
+    found = np.unique(labels)
+    clear = np.count_nonzero(found > 0)
+    return clear + np.count_nonzero(found < 0) if clear > apart_count else clear
 
 
 def _labels_in(mask: RegionMask, labels: np.ndarray) -> int:

@@ -13,7 +13,7 @@ from device.synthetic_wari import render_board
 from engines.errors import ArbiterError
 from vision.wari import WariProfile, recognize
 from vision.wari_count import MAX_SEEDS, CountModel, _miscount_probability
-from vision.wari_measure import SeedSpotter, measure_regions
+from vision.wari_measure import SeedSpotter, count_crowded, measure_regions
 from vision.wari_seeds import working_frame
 
 
@@ -95,6 +95,26 @@ def test_the_lit_floor_between_seeds_is_not_a_glint():
     spotter = SeedSpotter("glint", 13, 20.0)
     assert [len(np.unique(labels)) - 1 for labels in spotter.spots(frame, seed_like)] == [3, 4]
     assert [len(np.unique(labels)) - 1 for labels in spotter.spots(frame, seed_like, board_like)] == [3, 3]
+
+
+def test_a_dark_patch_beside_seeds_lying_apart_is_a_crevice_not_a_buried_seed():
+    # A small glintless patch between two glinted seeds: lit like them it is a half-buried seed; in
+    # deep shadow it is "shaded", counted only where other spots already show a pile.
+    found = []
+    for shade in (90, 30):
+        frame, seed_like = _disc_seeds([(60, 60), (80, 60)])
+        cv2.circle(seed_like.view(np.uint8), (70, 60), 4, 1, -1)
+        cv2.circle(frame, (70, 60), 4, (shade, shade, shade), -1)
+        apart, crowded = SeedSpotter("glint", 13, 20.0).spots(frame, seed_like)
+        assert len(np.unique(apart)) - 1 == 2
+        found.append(list(np.unique(crowded)))
+    assert found == [[0, 1, 2, 3], [-1, 0, 1, 2]]
+
+
+def test_shaded_patches_count_only_where_the_other_spots_show_a_pile():
+    assert count_crowded(np.array([0, 1, 2, -1]), apart_count=2) == 2
+    assert count_crowded(np.array([0, 1, 2, 3, -1]), apart_count=2) == 4
+    assert count_crowded(np.array([0, 1, 2, 3]), apart_count=2) == 3
 
 
 def test_the_glint_offset_moves_the_seed_a_glint_explains():
