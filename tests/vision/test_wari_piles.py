@@ -12,7 +12,7 @@ from calibration.wari import _agreement_needed, calibrate
 from device.synthetic_wari import render_board
 from engines.errors import ArbiterError
 from vision.wari import WariProfile, recognize
-from vision.wari_count import MAX_SEEDS, CountModel, _miscount_probability
+from vision.wari_count import MAX_SEEDS, CountModel, _miscount_probability, plausible_counts
 from vision.wari_measure import SeedSpotter, count_crowded, measure_regions
 from vision.wari_seeds import working_frame
 
@@ -172,6 +172,13 @@ def test_a_deep_bowl_that_piles_early_keeps_the_true_counts_in_the_distributions
     for seed in (1, 2, 3):
         observation = recognize(render_board(pits, [0, 0], seed=seed, style="nicker", session=3), profile)
         assert all(true in distribution for true, distribution in zip(pits, observation.regions))
+
+
+def test_a_pile_on_a_floor_of_half_the_capacity_stays_in_its_distribution():
+    """Synthetic session 3: 12 nuts show 9 seeds of area, 6 spots apart and 9 crowded, where the
+    floor's area says 17 fit side by side; the bowl piles at about half that."""
+    model = CountModel(seed_area=(150.0,) * 14, capacity=(17.0,) * 14, spread=0.12)
+    assert 12 in plausible_counts(model.posterior(0, 9.0 * 150.0, (6, 9), 0.03, finds_buried=True))
 
 
 def test_buried_seeds_found_leave_fewer_to_guess():
