@@ -155,20 +155,16 @@ def centre_votes(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
     ux = edges.gx[rows, columns] / norm
     uy = edges.gy[rows, columns] / norm
     ys, xs = rows.astype(np.float32), columns.astype(np.float32)
-    # Every vote of every plane in one histogram over (plane, y, x).
-    cells = []
+    votes = np.empty((len(radii), height, width), dtype=np.float32)
     for plane, radius_map in enumerate(radii):
         r = radius_map[rows, columns]
-        # Steps along the gradient, taken both ways.
+        # Steps along the gradient, taken both ways, to whole pixels.
         step_x, step_y = r * ux, r * uy
-        for cx, cy in ((xs + step_x, ys + step_y), (xs - step_x, ys - step_y)):
-            cx = np.rint(cx).astype(np.int32)
-            cy = np.rint(cy).astype(np.int32)
-            # As unsigned, negative coordinates become huge: one comparison per axis.
-            inside = (cx.view(np.uint32) < width) & (cy.view(np.uint32) < height)
-            cells.append(((plane * height + cy) * width + cx)[inside])
-    votes = np.bincount(np.concatenate(cells), minlength=len(radii) * height * width)
-    votes = votes.astype(np.float32).reshape(len(radii), height, width)
+        cx = np.rint(np.concatenate([xs + step_x, xs - step_x])).reshape(-1, 1)
+        cy = np.rint(np.concatenate([ys + step_y, ys - step_y])).reshape(-1, 1)
+        # OpenCV counts them straight into the plane (as float32, exact for counts), leaving out
+        # those outside the frame, in a fraction of the time of numpy's counting and conversion.
+        cv2.calcHist([cy, cx], [0, 1], None, [height, width], [0, height, 0, width], hist=votes[plane])
     for plane, radius_map in enumerate(radii):
         cv2.GaussianBlur(votes[plane], (0, 0), 1.0, dst=votes[plane])
         votes[plane] /= radius_map
