@@ -13,6 +13,7 @@ size with the inventory (each colour at most once per size), by the Hungarian me
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 import cv2
@@ -279,7 +280,7 @@ class _Frame:
 
 def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
     """Read every tower in the frame; odd frames give a low-confidence observation, not an error."""
-    frame = _Frame.from_profile(profile)
+    frame = _parsed_profile(profile)
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or min(image_bgr.shape[:2]) < 16:
         raise ArbiterError("the frame is not a colour image")
     height, width = image_bgr.shape[:2]
@@ -304,6 +305,25 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
     towers = _settle_colours(tuple(towers), frame.pieces)
     scene, note = _scene_confidence(edges.lab, frame, towers)
     return VaranasiObservation(towers, scene, note)
+
+
+# The last few profiles parsed, by identity: a camera's frames all come with one profile, whose
+# parsing (colour models, board area) costs about a millisecond a frame. Each is kept with a
+# copy of the profile as it was parsed, so that a profile changed in place is parsed again.
+_PARSED_PROFILES: dict[int, tuple[dict, dict, _Frame]] = {}
+_PARSED_PROFILES_KEPT = 4
+
+
+def _parsed_profile(profile: dict) -> _Frame:
+    kept = _PARSED_PROFILES.get(id(profile))
+    if kept is not None and kept[0] is profile and kept[1] == profile:
+        return kept[2]
+    frame = _Frame.from_profile(profile)
+    while len(_PARSED_PROFILES) >= _PARSED_PROFILES_KEPT:
+        _PARSED_PROFILES.pop(next(iter(_PARSED_PROFILES)))
+    # The profile itself is kept too, so that its id cannot be taken by another object.
+    _PARSED_PROFILES[id(profile)] = (profile, copy.deepcopy(profile), frame)
+    return frame
 
 
 def _seeds(edges, frame: _Frame) -> list[np.ndarray]:
