@@ -503,11 +503,11 @@ def _measure_dark_line(context: _EdgeContext, colour: int, centre, radius: float
     edges, labels = context.edges, context.labels
     bar = edges.threshold / SOBEL_GAIN
     window, yy, xx = _circle_window(labels.shape, centre, radius)
-    inside = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= radius * radius
     # Every other pixel each way is plenty for a noise estimate.
-    sample = (slice(None, None, 2), slice(None, None, 2))
-    on_face = (inside & (labels[window] == colour))[sample]
-    face = edges.lab[window][sample][on_face, 0]
+    sample = tuple(slice(axis.start, axis.stop, 2) for axis in window)
+    yy, xx = yy[::2], xx[:, ::2]
+    on_face = ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= radius * radius) & (labels[sample] == colour)
+    face = edges.lab_bytes[sample][on_face, 0].astype(np.float32)
     depth = bar
     if len(face) >= MIN_RING_PIXELS:
         (middle,) = linear_quantiles(face, (0.5,))

@@ -66,13 +66,21 @@ class EdgeField:
 
     @cached_property
     def lightness(self) -> np.ndarray:
-        """Flat: the L plane (dark-line tests read it many times per field)."""
-        return self.lab[..., 0].reshape(-1)
+        """Flat: the L plane in float32 (dark-line tests read it many times per field)."""
+        return self.lab_bytes[..., 0].astype(np.float32).reshape(-1)
+
+    def rim_floor(self, strictness: float) -> np.ndarray:
+        """Flat: the least radial gradient a rim test of `strictness` accepts at each pixel, once
+        per field and strictness: RADIAL_ALIGNMENT of the gradient there and more than
+        `strictness` times the threshold (in float32, as the gradients are compared)."""
+        if strictness not in self._rim_floors:
+            above = np.nextafter(np.float32(strictness * self.threshold), np.float32(np.inf))
+            self._rim_floors[strictness] = np.maximum(RADIAL_ALIGNMENT * self.magnitude.reshape(-1), above)
+        return self._rim_floors[strictness]
 
     @cached_property
-    def alignment_floor(self) -> np.ndarray:
-        """Flat: the least radial gradient a rim test accepts at each pixel (once per field)."""
-        return RADIAL_ALIGNMENT * self.magnitude.reshape(-1)
+    def _rim_floors(self) -> dict:
+        return {}
 
 
 def to_work(value):
@@ -235,9 +243,7 @@ def _rim_scores(
         band = flat[..., 1:4]
         radial = np.abs(gx[band] * _COS32[:, None] + gy[band] * _SIN32[:, None])
         # A rim crossed at a slant (another disc's rim) is not this circle's rim.
-        aligned = (radial >= edges.alignment_floor[band]) & (
-            radial > strictness * edges.threshold
-        )
+        aligned = radial >= edges.rim_floor(strictness)[band]
         hits = aligned[..., 0] | aligned[..., 1] | aligned[..., 2]  # faster than any() on 3
         sharpness = radial[..., 1].copy()  # the band's middle samples lie on the circle
     if exclude:
