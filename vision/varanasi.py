@@ -453,13 +453,17 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
         reference = accepted[below][0] if below is not None else (accepted[max(smaller)][0] if smaller else context.seed)
         searches.append((reference, radius, context.step if accepted else context.reach))
     found = best_circles(context.edges, searches, known, context.gap, EDGE_STRICTNESS)
-    candidates = {}
+    tests = {}  # size -> (centre, coverage, ring colour, the colour below when it is the same)
+    valleys: dict[int, tuple[DarkLine, list]] = {}  # the dark-line tests, by the line they look for
     for size, (reference, radius, _), (centre, coverage) in zip(sizes, searches, found):
         below = _disc_below(size, accepted)
         # The colour label of the disc this one would rest on (None: board-like, e.g. white).
         below_colour = accepted[below][2] if below is not None else None
-        ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius)
+        # The colour just inside its rim tells a disc on one of its own colour; with nothing
+        # below, it is wanted only for a disc accepted (`_ring_of`).
+        ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius) if below is not None else _UNREAD
         same_colour = below is not None and ring is not None and ring == below_colour
+        tests[size] = (centre, coverage, ring, below_colour if same_colour else None)
         if same_colour:
             # On a disc of its own colour only the thin dark line of its side shows; shadows
             # and face texture of that colour would pass for edges.
@@ -471,12 +475,25 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
             # Such a disc may sit as far off the one below as it can without overhanging it (a 1 on
             # a 4: 10 mm), and at least MAX_STEP_OFFSET_MM; colour finds the others wherever they are.
             step = max(context.step, context.radii[below] - context.radii[size])
-            centre, coverage = best_circle(context.edges, reference, radius, step, known, context.gap, valley=line)
+            valleys.setdefault(id(line), (line, []))[1].append((size, (reference, radius, step)))
+    # Sizes resting on the same disc share their dark-line test's pass.
+    for line, group in valleys.values():
+        found = best_circles(context.edges, [search for _, search in group], known, context.gap, valley=line)
+        for (size, _), (centre, coverage) in zip(group, found):
+            tests[size] = (centre, coverage, *tests[size][2:])
+    candidates = {}
+    for size, (centre, coverage, ring, colour_below) in tests.items():
         presence = _edge_presence(
-            coverage, frame, alone=not accepted, colour=below_colour if same_colour else None, same_colour=same_colour
+            coverage, frame, alone=not accepted, colour=colour_below, same_colour=colour_below is not None
         )
+        if ring is _UNREAD and presence >= 0.5:
+            ring = _ring_colour(context.labels, len(frame.colours.names), centre, searches[sizes.index(size)][1])
         candidates[size] = (centre, presence, ring)
     return candidates
+
+
+# The ring colour of an edge candidate not read, as nothing will ask for it (see `_edge_candidates`).
+_UNREAD = -1
 
 
 def _disc_below(size: int, accepted: dict) -> int | None:
