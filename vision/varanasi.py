@@ -308,16 +308,19 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
 
 
 # The last few profiles parsed, by identity: a camera's frames all come with one profile, whose
-# parsing (colour models, board area) costs about a millisecond a frame. Each is kept with a
-# copy of the profile as it was parsed, so that a profile changed in place is parsed again.
+# parsing (colour models, board area) costs about 0.3 ms a frame. Each is kept with a copy of
+# the profile as it was parsed, so that a profile changed in place is parsed again.
 _PARSED_PROFILES: dict[int, tuple[dict, dict, _Frame]] = {}
 _PARSED_PROFILES_KEPT = 4
 
 
 def _parsed_profile(profile: dict) -> _Frame:
     kept = _PARSED_PROFILES.get(id(profile))
-    if kept is not None and kept[0] is profile and kept[1] == profile:
-        return kept[2]
+    try:
+        if kept is not None and kept[0] is profile and kept[1] == profile:
+            return kept[2]
+    except (TypeError, ValueError):  # values that do not compare (arrays): parsed again
+        pass
     frame = _Frame.from_profile(profile)
     while len(_PARSED_PROFILES) >= _PARSED_PROFILES_KEPT:
         _PARSED_PROFILES.pop(next(iter(_PARSED_PROFILES)))
@@ -460,7 +463,7 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
         # The colour label of the disc this one would rest on (None: board-like, e.g. white).
         below_colour = accepted[below][2] if below is not None else None
         # The colour just inside its rim tells a disc on one of its own colour; with nothing
-        # below, it is wanted only for a disc accepted (`_ring_of`).
+        # below, it is wanted only if this disc may be accepted (read below, once that is known).
         ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius) if below is not None else _UNREAD
         same_colour = below is not None and ring is not None and ring == below_colour
         tests[size] = (centre, coverage, ring, below_colour if same_colour else None)
@@ -487,7 +490,8 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
             coverage, frame, alone=not accepted, colour=colour_below, same_colour=colour_below is not None
         )
         if ring is _UNREAD and presence >= 0.5:
-            ring = _ring_colour(context.labels, len(frame.colours.names), centre, searches[sizes.index(size)][1])
+            radius = searches[sizes.index(size)][1]
+            ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius)
         candidates[size] = (centre, presence, ring)
     return candidates
 
