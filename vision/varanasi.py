@@ -13,6 +13,7 @@ size with the inventory (each colour at most once per size), by the Hungarian me
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 import cv2
@@ -279,7 +280,7 @@ class _Frame:
 
 def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
     """Read every tower in the frame; odd frames give a low-confidence observation, not an error."""
-    frame = _Frame.from_profile(profile)
+    frame = _parsed_profile(profile)
     if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or min(image_bgr.shape[:2]) < 16:
         raise ArbiterError("the frame is not a colour image")
     height, width = image_bgr.shape[:2]
@@ -304,6 +305,28 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
     towers = _settle_colours(tuple(towers), frame.pieces)
     scene, note = _scene_confidence(edges.lab, frame, towers)
     return VaranasiObservation(towers, scene, note)
+
+
+# The last few profiles parsed, by identity: a camera's frames all come with one profile, whose
+# parsing (colour models, board area) costs about 0.3 ms a frame. Each is kept with a copy of
+# the profile as it was parsed, so that a profile changed in place is parsed again.
+_PARSED_PROFILES: dict[int, tuple[dict, dict, _Frame]] = {}
+_PARSED_PROFILES_KEPT = 4
+
+
+def _parsed_profile(profile: dict) -> _Frame:
+    kept = _PARSED_PROFILES.get(id(profile))
+    try:
+        if kept is not None and kept[0] is profile and kept[1] == profile:
+            return kept[2]
+    except (TypeError, ValueError):  # values that do not compare (arrays): parsed again
+        pass
+    frame = _Frame.from_profile(profile)
+    while len(_PARSED_PROFILES) >= _PARSED_PROFILES_KEPT:
+        _PARSED_PROFILES.pop(next(iter(_PARSED_PROFILES)))
+    # The profile itself is kept too, so that its id cannot be taken by another object.
+    _PARSED_PROFILES[id(profile)] = (profile, copy.deepcopy(profile), frame)
+    return frame
 
 
 def _seeds(edges, frame: _Frame) -> list[np.ndarray]:
@@ -433,13 +456,17 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
         reference = accepted[below][0] if below is not None else (accepted[max(smaller)][0] if smaller else context.seed)
         searches.append((reference, radius, context.step if accepted else context.reach))
     found = best_circles(context.edges, searches, known, context.gap, EDGE_STRICTNESS)
-    candidates = {}
+    tests = {}  # size -> (centre, coverage, ring colour, the colour below when it is the same)
+    valleys: dict[int, tuple[DarkLine, list]] = {}  # the dark-line tests, by the line they look for
     for size, (reference, radius, _), (centre, coverage) in zip(sizes, searches, found):
         below = _disc_below(size, accepted)
         # The colour label of the disc this one would rest on (None: board-like, e.g. white).
         below_colour = accepted[below][2] if below is not None else None
-        ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius)
+        # The colour just inside its rim tells a disc on one of its own colour; with nothing
+        # below, it is wanted only if this disc may be accepted (read below, once that is known).
+        ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius) if below is not None else _UNREAD
         same_colour = below is not None and ring is not None and ring == below_colour
+        tests[size] = (centre, coverage, ring, below_colour if same_colour else None)
         if same_colour:
             # On a disc of its own colour only the thin dark line of its side shows; shadows
             # and face texture of that colour would pass for edges.
@@ -451,12 +478,26 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
             # Such a disc may sit as far off the one below as it can without overhanging it (a 1 on
             # a 4: 10 mm), and at least MAX_STEP_OFFSET_MM; colour finds the others wherever they are.
             step = max(context.step, context.radii[below] - context.radii[size])
-            centre, coverage = best_circle(context.edges, reference, radius, step, known, context.gap, valley=line)
+            valleys.setdefault(id(line), (line, []))[1].append((size, (reference, radius, step)))
+    # Sizes resting on the same disc share their dark-line test's pass.
+    for line, group in valleys.values():
+        found = best_circles(context.edges, [search for _, search in group], known, context.gap, valley=line)
+        for (size, _), (centre, coverage) in zip(group, found):
+            tests[size] = (centre, coverage, *tests[size][2:])
+    candidates = {}
+    for size, (centre, coverage, ring, colour_below) in tests.items():
         presence = _edge_presence(
-            coverage, frame, alone=not accepted, colour=below_colour if same_colour else None, same_colour=same_colour
+            coverage, frame, alone=not accepted, colour=colour_below, same_colour=colour_below is not None
         )
+        if ring is _UNREAD and presence >= 0.5:
+            radius = searches[sizes.index(size)][1]
+            ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius)
         candidates[size] = (centre, presence, ring)
     return candidates
+
+
+# The ring colour of an edge candidate not read, as nothing will ask for it (see `_edge_candidates`).
+_UNREAD = -1
 
 
 def _disc_below(size: int, accepted: dict) -> int | None:
@@ -483,11 +524,11 @@ def _measure_dark_line(context: _EdgeContext, colour: int, centre, radius: float
     edges, labels = context.edges, context.labels
     bar = edges.threshold / SOBEL_GAIN
     window, yy, xx = _circle_window(labels.shape, centre, radius)
-    inside = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= radius * radius
     # Every other pixel each way is plenty for a noise estimate.
-    sample = (slice(None, None, 2), slice(None, None, 2))
-    on_face = (inside & (labels[window] == colour))[sample]
-    face = edges.lab[window][sample][on_face, 0]
+    sample = tuple(slice(axis.start, axis.stop, 2) for axis in window)
+    yy, xx = yy[::2], xx[:, ::2]
+    on_face = ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= radius * radius) & (labels[sample] == colour)
+    face = edges.lab_bytes[sample][on_face, 0].astype(np.float32)
     depth = bar
     if len(face) >= MIN_RING_PIXELS:
         (middle,) = linear_quantiles(face, (0.5,))
@@ -633,7 +674,7 @@ def _pixel_grid(y0: int, y1: int, x0: int, x1: int) -> tuple[np.ndarray, np.ndar
 def _component_near(mask: np.ndarray, point, reach: float):
     """The biggest connected part of `mask` coming within `reach` of `point`, or None."""
     # The same labelling as with OpenCV's statistics, which cost several times the labelling;
-    # only the areas are needed.
+    # only the areas of the parts near the point are needed.
     count, components = cv2.connectedComponents(mask, connectivity=8)
     if count <= 1:
         return None
@@ -645,9 +686,9 @@ def _component_near(mask: np.ndarray, point, reach: float):
     ids = np.flatnonzero(np.bincount(components[y0:y1, x0:x1][near], minlength=count)[1:]) + 1
     if len(ids) == 0:
         return None
-    areas = np.bincount(components.ravel(), minlength=count)[ids]
-    best = ids[np.argmax(areas)]  # the first of equals, as ids ascend
-    return (components == best).astype(np.uint8)
+    # Areas of those parts only (mostly one or two): counting every part costs several times more.
+    best = ids[0] if len(ids) == 1 else ids[np.argmax([np.count_nonzero(components == i) for i in ids])]
+    return (components == best).astype(np.uint8)  # the first of equal areas, as ids ascend
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:

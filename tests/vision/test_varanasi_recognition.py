@@ -182,6 +182,16 @@ def test_profile_of_another_game_is_an_error():
         recognize_any(image, {"game": "varanasi"})
 
 
+def test_a_profile_changed_in_place_is_parsed_again(profile):
+    # Parsed profiles are kept for the next frames (by identity); a change must not go unseen.
+    changed = json.loads(json.dumps(profile))
+    image = render_table(TOWERS, STANDARD, seed=21)
+    assert same(recognize(image, changed).stacks(), TOWERS)
+    changed["image_size"] = [640, 480]
+    with pytest.raises(ArbiterError, match="calibrated on 640x480"):
+        recognize(image, changed)
+
+
 def test_frame_of_another_size_than_calibration_is_an_error(profile):
     with pytest.raises(ArbiterError, match="640x480 but the profile was calibrated on 1280x960"):
         recognize(np.zeros((480, 640, 3), np.uint8), profile)
