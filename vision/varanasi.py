@@ -440,6 +440,13 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
         below_colour = accepted[below][2] if below is not None else None
         ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius)
         same_colour = below is not None and ring is not None and ring == below_colour
+        if same_colour and _board_like_ring(context, centre, radius):
+            # A disc the colour of the board (white on cream under a dim lamp) shows board just
+            # inside its rim and only a fringe of the colour below, blurred across its edge: that
+            # fringe does not make it a disc on one of its own colour, unless the disc below
+            # looks like board at its rim too (white on white).
+            lower_radius = context.radii[below] * _growth(_level(below, accepted), pieces)
+            same_colour = _board_like_ring(context, accepted[below][0], lower_radius)
         if same_colour:
             # On a disc of its own colour only the thin dark line of its side shows; shadows
             # and face texture of that colour would pass for edges.
@@ -457,6 +464,13 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
         )
         candidates[size] = (centre, presence, ring)
     return candidates
+
+
+def _board_like_ring(context: "_EdgeContext", centre, radius: float) -> bool:
+    """Whether the ring just inside a circle is mostly labelled board (colours, board and
+    other counted alike)."""
+    board = len(context.frame.colours.names)
+    return _ring_colour(context.labels, board + 2, centre, radius) == board
 
 
 def _disc_below(size: int, accepted: dict) -> int | None:

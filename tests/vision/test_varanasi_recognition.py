@@ -112,6 +112,31 @@ def test_small_disc_far_off_centre_on_a_big_one(profile, offset):
     assert same(recognize(image, profile).to_json()["state"]["stacks"], towers)
 
 
+def test_disc_the_colour_of_the_board_is_not_taken_for_one_on_its_own_colour(profile):
+    # Re-shot bench photos (a dimmer, noisier or resampled camera): a white disc on a 4blue on a
+    # cream board is labelled board, but resampling smears a fringe of blue just inside its rim.
+    # That fringe, the only colour label there, made it "a disc on one of its own colour", judged
+    # by a thin dark line it does not have, and it was lost. (The synthetic renderer does not
+    # produce that fringe, so the labels are built here.) Board and other count in the ring.
+    from types import SimpleNamespace
+
+    from vision.varanasi import _Frame, _board_like_ring, _ring_colour
+
+    frame = _Frame.from_profile(profile)
+    names = frame.colours.names
+    board, blue = len(names), names.index("blue")
+    yy, xx = np.mgrid[:160, :160]
+    distance = np.hypot(xx - 80, yy - 80)
+    labels = np.full((160, 160), board, np.uint8)
+    labels[distance <= 45] = blue
+    labels[distance <= 37.5] = board  # the white disc (radius 37.5) ...
+    labels[(distance <= 37.5) & (distance > 36.5)] = blue  # ... and the fringe inside its rim
+    context = SimpleNamespace(labels=labels, frame=frame)
+    assert _ring_colour(labels, board, (80, 80), 38.0) == blue  # colour labels alone: blue
+    assert _board_like_ring(context, (80, 80), 38.0)  # counting the board: board-like
+    assert not _board_like_ring(context, (80, 80), 45.0)  # the blue disc below is not
+
+
 def test_tower_touching_the_image_edge(profile):
     towers = [["4green", "2yellow"], ["3red"]]
     # The board is bigger than the view here, so the tower stands on it while the frame cuts it.
