@@ -566,7 +566,7 @@ def _colour_chain(labels, edges, frame: _Frame, seed, radii: dict, reach: float)
     # disc's box, with a margin wider than the opening: the results are those on the whole crop.
     box, corner = (slice(0, labels.shape[0]), slice(0, labels.shape[1])), np.zeros(2)
     footprint = labels != board  # on `box`, whose top left pixel is `corner` (x, y)
-    reference, below = np.asarray(seed, dtype=float), None
+    reference, below, lower_colour = np.asarray(seed, dtype=float), None, None
     chain: dict[int, tuple[np.ndarray, float]] = {}
     while True:
         # Holes are filled before looking near the reference: a disc the colour of the board
@@ -605,7 +605,11 @@ def _colour_chain(labels, edges, frame: _Frame, seed, radii: dict, reach: float)
         miss = abs(found - radius)
         presence = float(1.0 / (1.0 + np.exp(-(0.5 * spacing - miss) / (0.08 * spacing))))
         presence = max(presence, _edge_presence(fits[size][1], frame))
-        colour = _ring_colour(labels, board, centre, radius, RIM_INSET * spacing, 0.5 * spacing)
+        # Its footprint is what is not the colour of the disc below, so neither is the disc (a
+        # disc on one of its own colour is left to the edge tests): the colour above, far
+        # off-centre, can cover half the ring, and the lower one shows there too.
+        colour = _ring_colour(labels, board, centre, radius, RIM_INSET * spacing, 0.5 * spacing,
+                              exclude=lower_colour)
         chain[size] = (centre, presence, colour)
         if colour is None:
             break
@@ -613,19 +617,22 @@ def _colour_chain(labels, edges, frame: _Frame, seed, radii: dict, reach: float)
         corner = np.array([box[1].start, box[0].start], dtype=float)
         inside = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= (radius - RIM_INSET * spacing) ** 2
         footprint = inside & (labels[box] != board) & (labels[box] != colour)
-        reference, below = centre, size
+        reference, below, lower_colour = centre, size, colour
     return chain
 
 
-def _ring_colour(labels, colour_count: int, centre, radius: float, inner: float = 1.0, outer: float = 4.0) -> int | None:
-    """Most common colour label (not board, not other) between `outer` and `inner` px inside a
-    circle, or None when there is none."""
+def _ring_colour(labels, colour_count: int, centre, radius: float, inner: float = 1.0, outer: float = 4.0,
+                 exclude: int | None = None) -> int | None:
+    """Most common colour label (not board, not other, not `exclude`) between `outer` and `inner`
+    px inside a circle, or None when there is none."""
     window, yy, xx = _circle_window(labels.shape, centre, radius - inner)
     distance2 = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2
     ring = (distance2 <= (radius - inner) ** 2) & (distance2 >= (radius - outer) ** 2)
     # OpenCV counts under a mask without gathering the pixels; labels past the colours (board,
     # other) fall outside its bins.
     counts = cv2.calcHist([labels[window]], [0], ring.astype(np.uint8), [colour_count], [0, colour_count]).ravel()
+    if exclude is not None and exclude < colour_count:
+        counts[exclude] = 0
     return int(counts.argmax()) if counts.any() else None
 
 

@@ -137,6 +137,19 @@ def test_disc_the_colour_of_the_board_is_not_taken_for_one_on_its_own_colour(pro
     assert not _board_like_ring(context, (80, 80), 45.0)  # the blue disc below is not
 
 
+def test_colour_chain_does_not_give_a_disc_the_colour_of_the_one_below():
+    # Synthetic session 2 under the orange lamp (the bench's --synthetic, layout 3): the 3orange's
+    # footprint on the 4green was read green just inside its rim (the lower disc shows through
+    # the blurred rim under glare), which broke the chain and let a ghost 1yellow in. A disc the
+    # chain finds is what is not the colour below, so that colour is not its colour.
+    lamp = (0.7, 0.95, 1.15)
+    profile = calibrate(render_calibration(STANDARD, seed=102, session=2, lamp=lamp), STANDARD)
+    towers = [["4yellow", "3red"], ["4green", "3orange"], ["2green"], ["3blue"], ["4orange", "3green"], ["3yellow"]]
+    image = render_table(towers, STANDARD, seed=1003, session=2, lamp=lamp, glare=True)
+    stacks = recognize(image, profile).to_json()["state"]["stacks"]
+    assert ["4green", "3orange"] in stacks
+
+
 def test_tower_touching_the_image_edge(profile):
     towers = [["4green", "2yellow"], ["3red"]]
     # The board is bigger than the view here, so the tower stands on it while the frame cuts it.
