@@ -775,7 +775,9 @@ def _settle_colours(towers, pieces: PieceSet):
             free = max((slot.colour_probability(name) for i, name in enumerate(pieces.colours) if i not in taken),
                        default=PROBABILITY_FLOOR)
             explained = slot.presence * free
-            presence[members[row]] = explained / (explained + 1.0 - slot.presence)
+            # 1 - p floored as in its cost: a disc no colour left explains stays below 0.5 however
+            # sure its rim was (with every colour taken, P(c) is the floor too).
+            presence[members[row]] = explained / (explained + max(1.0 - slot.presence, PROBABILITY_FLOOR))
     settled = []
     for t, tower in enumerate(towers):
         slots = tuple(

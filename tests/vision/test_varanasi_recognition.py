@@ -191,6 +191,26 @@ def test_inventory_argues_away_a_disc_whose_colour_is_taken():
         {"game": "varanasi", "stacks": [["4white"], ["4red"], ["4blue"]]})
 
 
+def test_inventory_argues_away_a_disc_however_sure_its_rim_when_no_colour_is_left():
+    # The soft re-shoot of the bench: arcs of the board's drawn curve made a lone "4white" whose
+    # rim looked certain (presence 0.9993) beside the real 4white, every other size-4 colour
+    # taken. Found absent, it kept p·P(c) / (p·P(c) + 1 − p) with P(c) at the floor, 0.59:
+    # 1 − p must be floored as in its cost for that to stay below 0.5.
+    from vision.varanasi import DiscReading, TowerReading, VaranasiObservation, _settle_colours
+    from vision.varanasi_pieces import PieceSet
+
+    pieces = PieceSet.from_json({**STANDARD, "colours": {"white": {"srgb": [235, 235, 228]}, "red": {"srgb": [200, 35, 40]}}})
+
+    def tower(x, presence, colours):
+        return TowerReading((DiscReading(4, (x, 100.0), 50.0, presence, colours, colours[0][0]),))
+
+    towers = (tower(100, 1.0, (("white", 1.0), ("red", 0.0))), tower(300, 0.9993, (("white", 0.93), ("red", 0.0))),
+              tower(500, 1.0, (("red", 1.0), ("white", 0.0))))
+    settled = VaranasiObservation(_settle_colours(towers, pieces), 1.0)
+    assert settled.stacks() == [["4white"], ["4red"]]
+    assert 0.0 < settled.towers[1].slots[0].presence < 0.5
+
+
 def test_log_likelihood_is_graded_and_order_free(observation):
     truth = {"game": "varanasi", "stacks": TOWERS}
     shuffled = {"game": "varanasi", "stacks": TOWERS[::-1], "to_move": 1}
