@@ -94,6 +94,9 @@ RIM_INSET = 0.2
 # Colour rings are read this far (full-res pixels) inside the circles bounding them: rims blur.
 EDGE_MARGIN_PX = 1.0
 MIN_RING_PIXELS = 4
+# A colour ring leaves out pixels matching no colour (sides, shadows) unless fewer than this share
+# of it match one (0.5 cost a synthetic disc; 0.25 changed no synthetic frame).
+COLOURED_SHARE = 0.25
 # Probabilities never reach 0 or 1: the tracker must be able to weigh a doubtful reading.
 PROBABILITY_FLOOR = 1e-3
 # An assignment no reading allows (finite: the Hungarian method's potentials must stay numbers).
@@ -694,7 +697,10 @@ def _colour_slots(lab_bytes, labels, origin, frame: _Frame, circles) -> list[Dis
             _, (ax, ay), a_radius, _ = circles[above]
             region &= (xx - ax) ** 2 + (yy - ay) ** 2 > (a_radius + EDGE_MARGIN_PX) ** 2
         coloured = region & (labels[window] != other)
-        ring = coloured if np.count_nonzero(coloured) >= MIN_RING_PIXELS else region
+        # Unless nearly all of it matches no colour: then the face itself is lit off its
+        # calibrated colour (a pale top disc, haze), and the few pixels left are the rim's fringe.
+        shown = max(MIN_RING_PIXELS, COLOURED_SHARE * np.count_nonzero(region))
+        ring = coloured if np.count_nonzero(coloured) >= shown else region
         probabilities = _colour_probabilities(lab_bytes[window], ring, frame.colours)
         ranked = tuple(sorted(zip(frame.colours.names, probabilities), key=lambda p: -p[1]))
         slots.append(DiscReading(
