@@ -95,6 +95,9 @@ RIM_INSET = 0.2
 # Colour rings are read this far (full-res pixels) inside the circles bounding them: rims blur.
 EDGE_MARGIN_PX = 1.0
 MIN_RING_PIXELS = 4
+# A colour ring leaves out pixels matching no colour (sides, shadows) unless fewer than this share
+# of it match one (0.5 cost a synthetic disc; 0.25 changed no synthetic frame).
+COLOURED_SHARE = 0.25
 # Probabilities never reach 0 or 1: the tracker must be able to weigh a doubtful reading.
 PROBABILITY_FLOOR = 1e-3
 # An assignment no reading allows (finite: the Hungarian method's potentials must stay numbers).
@@ -466,6 +469,13 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
         # below, it is wanted only if this disc may be accepted (read below, once that is known).
         ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius) if below is not None else _UNREAD
         same_colour = below is not None and ring is not None and ring == below_colour
+        if same_colour and _board_like_ring(context, centre, radius):
+            # A disc the colour of the board (white on cream under a dim lamp) shows board just
+            # inside its rim and only a fringe of the colour below, blurred across its edge: that
+            # fringe does not make it a disc on one of its own colour, unless the disc below
+            # looks like board at its rim too (white on white).
+            lower_radius = context.radii[below] * _growth(_level(below, accepted), pieces)
+            same_colour = _board_like_ring(context, accepted[below][0], lower_radius)
         tests[size] = (centre, coverage, ring, below_colour if same_colour else None)
         if same_colour:
             # On a disc of its own colour only the thin dark line of its side shows; shadows
@@ -498,6 +508,13 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
 
 # The ring colour of an edge candidate not read, as nothing will ask for it (see `_edge_candidates`).
 _UNREAD = -1
+
+
+def _board_like_ring(context: "_EdgeContext", centre, radius: float) -> bool:
+    """Whether the ring just inside a circle is mostly labelled board (colours, board and
+    other counted alike)."""
+    board = len(context.frame.colours.names)
+    return _ring_colour(context.labels, board + 2, centre, radius) == board
 
 
 def _disc_below(size: int, accepted: dict) -> int | None:
@@ -593,7 +610,7 @@ def _colour_chain(labels, edges, frame: _Frame, seed, radii: dict, reach: float)
     # disc's box, with a margin wider than the opening: the results are those on the whole crop.
     box, corner = (slice(0, labels.shape[0]), slice(0, labels.shape[1])), np.zeros(2)
     footprint = labels != board  # on `box`, whose top left pixel is `corner` (x, y)
-    reference, below = np.asarray(seed, dtype=float), None
+    reference, below, lower_colour = np.asarray(seed, dtype=float), None, None
     chain: dict[int, tuple[np.ndarray, float]] = {}
     while True:
         # Holes are filled before looking near the reference: a disc the colour of the board
@@ -632,7 +649,11 @@ def _colour_chain(labels, edges, frame: _Frame, seed, radii: dict, reach: float)
         miss = abs(found - radius)
         presence = float(1.0 / (1.0 + np.exp(-(0.5 * spacing - miss) / (0.08 * spacing))))
         presence = max(presence, _edge_presence(fits[size][1], frame))
-        colour = _ring_colour(labels, board, centre, radius, RIM_INSET * spacing, 0.5 * spacing)
+        # Its footprint is what is not the colour of the disc below, so neither is the disc (a
+        # disc on one of its own colour is left to the edge tests): the colour above, far
+        # off-centre, can cover half the ring, and the lower one shows there too.
+        colour = _ring_colour(labels, board, centre, radius, RIM_INSET * spacing, 0.5 * spacing,
+                              exclude=lower_colour)
         chain[size] = (centre, presence, colour)
         if colour is None:
             break
@@ -640,19 +661,22 @@ def _colour_chain(labels, edges, frame: _Frame, seed, radii: dict, reach: float)
         corner = np.array([box[1].start, box[0].start], dtype=float)
         inside = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= (radius - RIM_INSET * spacing) ** 2
         footprint = inside & (labels[box] != board) & (labels[box] != colour)
-        reference, below = centre, size
+        reference, below, lower_colour = centre, size, colour
     return chain
 
 
-def _ring_colour(labels, colour_count: int, centre, radius: float, inner: float = 1.0, outer: float = 4.0) -> int | None:
-    """Most common colour label (not board, not other) between `outer` and `inner` px inside a
-    circle, or None when there is none."""
+def _ring_colour(labels, colour_count: int, centre, radius: float, inner: float = 1.0, outer: float = 4.0,
+                 exclude: int | None = None) -> int | None:
+    """Most common colour label (not board, not other, not `exclude`) between `outer` and `inner`
+    px inside a circle, or None when there is none."""
     window, yy, xx = _circle_window(labels.shape, centre, radius - inner)
     distance2 = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2
     ring = (distance2 <= (radius - inner) ** 2) & (distance2 >= (radius - outer) ** 2)
     # OpenCV counts under a mask without gathering the pixels; labels past the colours (board,
     # other) fall outside its bins.
     counts = cv2.calcHist([labels[window]], [0], ring.astype(np.uint8), [colour_count], [0, colour_count]).ravel()
+    if exclude is not None and exclude < colour_count:
+        counts[exclude] = 0
     return int(counts.argmax()) if counts.any() else None
 
 
@@ -714,7 +738,10 @@ def _colour_slots(lab_bytes, labels, origin, frame: _Frame, circles) -> list[Dis
             _, (ax, ay), a_radius, _ = circles[above]
             region &= (xx - ax) ** 2 + (yy - ay) ** 2 > (a_radius + EDGE_MARGIN_PX) ** 2
         coloured = region & (labels[window] != other)
-        ring = coloured if np.count_nonzero(coloured) >= MIN_RING_PIXELS else region
+        # Unless nearly all of it matches no colour: then the face itself is lit off its
+        # calibrated colour (a pale top disc, haze), and the few pixels left are the rim's fringe.
+        shown = max(MIN_RING_PIXELS, COLOURED_SHARE * np.count_nonzero(region))
+        ring = coloured if np.count_nonzero(coloured) >= shown else region
         probabilities = _colour_probabilities(lab_bytes[window], ring, frame.colours)
         ranked = tuple(sorted(zip(frame.colours.names, probabilities), key=lambda p: -p[1]))
         slots.append(DiscReading(
@@ -795,7 +822,9 @@ def _settle_colours(towers, pieces: PieceSet):
             free = max((slot.colour_probability(name) for i, name in enumerate(pieces.colours) if i not in taken),
                        default=PROBABILITY_FLOOR)
             explained = slot.presence * free
-            presence[members[row]] = explained / (explained + 1.0 - slot.presence)
+            # 1 - p floored as in its cost: a disc no colour left explains stays below 0.5 however
+            # sure its rim was (with every colour taken, P(c) is the floor too).
+            presence[members[row]] = explained / (explained + max(1.0 - slot.presence, PROBABILITY_FLOOR))
     settled = []
     for t, tower in enumerate(towers):
         slots = tuple(
