@@ -108,9 +108,27 @@ def _paint_hollow(canvas: np.ndarray, centre: np.ndarray, half_axes: tuple[float
 
 def _paint_seeds(canvas, centre, half_axes, count, style, photo: np.random.Generator) -> None:
     """Seeds roll to free spots near the bowl's bottom; once the floor is full they land on top of others."""
-    size = 0.085 * _PITCH if style == "nicker" else 0.07 * _PITCH  # half the short axis
+    size, elongation, spacing = _seed_shape(style)
+    for x, y, level in sorted(_seed_places(centre, half_axes, count, style, photo), key=lambda p: p[2]):
+        colour = _seed_colour(style, photo)
+        grow = 1 + 0.04 * level
+        angle = photo.uniform(0, 180)
+        axes = (size * grow * elongation, size * grow)
+        _paint_seed(canvas, (x, y), axes, angle, colour)
+
+
+def _seed_shape(style: str) -> tuple[float, float, float]:
+    """Half a seed's short axis (canvas pixels), its elongation, and how close two seeds' centres
+    come when they lie side by side."""
+    size = 0.085 * _PITCH if style == "nicker" else 0.07 * _PITCH
     elongation = 1.25 if style == "nicker" else 1.0
     spacing = 1.9 * size * (1 + elongation) / 2  # long seeds side by side nestle against each other
+    return size, elongation, spacing
+
+
+def _seed_places(centre, half_axes, count, style, photo: np.random.Generator) -> list[tuple[float, float, float]]:
+    """Canvas x, y and layer (0: on the floor) of each seed, in the order they were sown."""
+    size, elongation, spacing = _seed_shape(style)
     floor = (half_axes[0] - 1.1 * size, half_axes[1] - 1.1 * size)
     placed: list[tuple[float, float, float]] = []  # x, y, height level
     for _ in range(count):
@@ -126,16 +144,42 @@ def _paint_seeds(canvas, centre, half_axes, count, style, photo: np.random.Gener
         if free.any():
             lowest = np.flatnonzero(free)[np.argmin(distances[free] + photo.uniform(0, 0.15, free.sum()))]
             placed.append((xs[lowest], ys[lowest], 0.0))
-        else:  # the floor is full: it rests on a seed below, half over its edge
-            below = placed[photo.integers(len(placed))]
-            angle = photo.uniform(0, 2 * np.pi)
-            placed.append((below[0] + 0.9 * size * np.cos(angle), below[1] + 0.9 * size * np.sin(angle), below[2] + 1))
-    for x, y, level in sorted(placed, key=lambda p: p[2]):
-        colour = _seed_colour(style, photo)
-        grow = 1 + 0.04 * level
-        angle = photo.uniform(0, 180)
-        axes = (size * grow * elongation, size * grow)
-        _paint_seed(canvas, (x, y), axes, angle, colour)
+        else:
+            placed.append(_resting_place(centre, floor, size, spacing, placed, photo))
+    return placed
+
+
+def _resting_place(centre, floor, size, spacing, placed, photo: np.random.Generator) -> tuple[float, float, float]:
+    """Where a seed comes to rest once the few spots it first rolled past were taken.
+
+    It rolls on: into any gap left on the bowl's floor, or else onto the pile, at the lowest layer
+    where it rests in a hollow between two seeds of the layer below (it cannot balance on one)
+    without passing through a seed of its own layer. Upper layers reach a little further up the
+    bowl's wall than the floor's seeds. Before, a seed rested on any seed at all, half over its
+    edge: seeds passed through each other and towers grew beside bare floor.
+    """
+    tries = 400
+    angles = photo.uniform(0, 2 * np.pi, tries)
+    distances = np.sqrt(photo.uniform(0, 1, tries))
+    wall = 0.5 * size  # how much further up the wall a seed resting on others may lie
+    xs = centre[0] + (floor[0] + wall) * distances * np.cos(angles)
+    ys = centre[1] + (floor[1] + wall) * distances * np.sin(angles)
+    on_floor = distances * np.hypot((floor[0] + wall) * np.cos(angles) / floor[0], (floor[1] + wall) * np.sin(angles) / floor[1]) <= 1
+    seeds = np.array(placed)
+    apart = (xs[:, None] - seeds[None, :, 0]) ** 2 + (ys[:, None] - seeds[None, :, 1]) ** 2 > spacing**2
+    layers = np.full(tries, np.inf)
+    layers[on_floor & apart[:, seeds[:, 2] == 0].all(axis=1)] = 0
+    for layer in range(1, int(seeds[:, 2].max()) + 2):
+        below = seeds[:, 2] == layer - 1
+        same = seeds[:, 2] == layer
+        # A round seed cannot balance on one other: it rests in the hollow between two or more.
+        rests = ((~apart[:, below]).sum(axis=1) >= min(2, below.sum())) & apart[:, same].all(axis=1)
+        layers = np.where(np.isinf(layers) & rests, layer, layers)
+    if np.isinf(layers).all():  # nowhere found (rare): on top of the pile's highest seed
+        top = seeds[np.argmax(seeds[:, 2])]
+        return float(top[0]), float(top[1]), float(top[2] + 1)
+    choice = np.argmin(layers * 10 + distances + photo.uniform(0, 0.15, tries))
+    return float(xs[choice]), float(ys[choice]), float(layers[choice])
 
 
 def _seed_colour(style: str, photo: np.random.Generator) -> np.ndarray:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from device.synthetic_wari import render_board
+from device.synthetic_wari import STYLES, render_board
 from engines.errors import ArbiterError
 
 
@@ -44,3 +44,26 @@ def test_more_seeds_cover_more_of_the_board():
 def test_bad_arguments_are_errors(pits, stores, style):
     with pytest.raises(ArbiterError):
         render_board(pits, stores, style=style)
+
+
+@pytest.mark.parametrize("style", STYLES)
+def test_piled_seeds_rest_in_hollows_without_passing_through_each_other(style):
+    # Before, a seed sown onto a full floor sat half over the edge of any seed: seeds of the same
+    # layer overlapped and towers grew beside bare floor (a pile of 18 nuts showed about 10).
+    from device.synthetic_wari import _PIT_RADIUS, _seed_places, _seed_shape
+
+    _, _, spacing = _seed_shape(style)
+    for photo in range(5):
+        places = np.array(_seed_places(np.zeros(2), (_PIT_RADIUS, _PIT_RADIUS), 30, style, np.random.default_rng(photo)))
+        layers = places[:, 2].astype(int)
+        assert layers.max() >= 1  # 30 seeds pile
+        for layer in range(layers.max() + 1):
+            seeds = places[layers == layer, :2]
+            gaps = np.linalg.norm(seeds[:, None] - seeds[None], axis=2) + np.eye(len(seeds)) * 1e9
+            assert gaps.min() > spacing - 1e-6
+            if layer > 0:  # each rests on two seeds of the layer below
+                below = places[layers == layer - 1, :2]
+                touching = np.linalg.norm(seeds[:, None] - below[None], axis=2) <= spacing
+                assert (touching.sum(axis=1) >= min(2, len(below))).all()
+        # The floor fills before a layer grows on it: the upper layers hold no more than the floor.
+        assert np.bincount(layers)[1:].max() <= np.bincount(layers)[0] + 1
