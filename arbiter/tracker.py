@@ -120,7 +120,10 @@ class Judge:
                 scores[state] = observation.log_likelihood(state.to_json())
             return scores[state]
 
-        threshold = observation.log_likelihood(reading) - FIT_MARGIN
+        # Candidates are measured against the picture's best reading of a position the game can be
+        # in (for Wari: holding its seeds), not against a reading that lost a seed under a pile.
+        followed = self.state if self.history else self.standard_start()
+        threshold = observation.best_log_likelihood(followed.to_json() if followed is not None else None) - FIT_MARGIN
 
         def best_fit(candidates: list[tuple]) -> Verdict | None:
             """The best-scoring fitting (kind, state, moves); max() keeps the first of equals."""

@@ -205,6 +205,11 @@ class VaranasiObservation:
             "evidence": evidence,
         }
 
+    def best_log_likelihood(self, following: dict | None = None) -> float:
+        """The log-likelihood of the reading itself. `following` is not used: discs leave the
+        table as the game goes on, so no count carries over from one position to the next."""
+        return self.log_likelihood(self.to_json()["state"])
+
     def log_likelihood(self, state_json) -> float:
         """How well a candidate state explains the frame; graded, never -inf.
 

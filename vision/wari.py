@@ -26,6 +26,7 @@ PROBABILITY_FLOOR = 1e-4
 BOARD_TOP_TOLERANCE = 18.0
 # Stores are piled high and often half hidden; the tracker should lean on the pits.
 STORE_WEIGHT = 0.3
+_REGION_WEIGHTS = (1.0,) * PIT_COUNT + (STORE_WEIGHT,) * (REGION_COUNT - PIT_COUNT)
 
 
 @dataclass(frozen=True)
@@ -83,17 +84,27 @@ class WariObservation:
 
     def log_likelihood(self, state_json: dict) -> float:
         """Sum of each region's log probability of the candidate's count (floored; stores weigh less)."""
-        try:
-            pits = [int(n) for n in state_json["pits"]]
-            stores = [int(n) for n in state_json.get("stores", [])]
-        except (KeyError, TypeError, ValueError, AttributeError):
-            raise ArbiterError("a Wari candidate state needs \"pits\" (12 counts) and \"stores\"") from None
-        if len(pits) != PIT_COUNT or len(stores) not in (0, 2):
-            raise ArbiterError("a Wari candidate state needs 12 pit counts and 2 store counts")
-        total = sum(math.log(max(d.get(n, 0.0), PROBABILITY_FLOOR)) for d, n in zip(self.regions, pits))
-        for d, n in zip(self.regions[PIT_COUNT:], stores):
-            total += STORE_WEIGHT * math.log(max(d.get(n, 0.0), PROBABILITY_FLOOR))
-        return total
+        counts = _region_counts(state_json)
+        return sum(_log_probability(d, n, w) for d, n, w in zip(self.regions, counts, _REGION_WEIGHTS))
+
+    def best_log_likelihood(self, following: dict | None = None) -> float:
+        """The log-likelihood of the most likely position the frame shows; given `following`, a
+        position of the game being played, of the most likely one holding as many seeds in pits
+        and stores: sowing and capturing move seeds, never add or remove them. A pile whose
+        reading misses hidden seeds then no longer sets the bar that candidates must reach."""
+        if following is None:
+            return self.log_likelihood(self.to_json()["state"])
+        counts = _region_counts(following)
+        seeds = sum(counts)
+        # best[t]: the best score of the regions so far holding t seeds between them.
+        best = np.full(seeds + 1, -np.inf)
+        best[0] = 0.0
+        shift = np.arange(seeds + 1)[:, None] - np.arange(seeds + 1)[None, :]  # t - n
+        for distribution, weight, _ in zip(self.regions, _REGION_WEIGHTS, counts):
+            scores = np.array([_log_probability(distribution, n, weight) for n in range(seeds + 1)])
+            sums = np.where(shift >= 0, best[np.clip(shift, 0, None)] + scores[None, :], -np.inf)
+            best = sums.max(axis=1)
+        return float(best[seeds])
 
 
 def recognize(image_bgr: np.ndarray, profile: dict) -> WariObservation:
@@ -150,6 +161,22 @@ def _board_top_match(frame: np.ndarray, calibrated: WariProfile) -> float:
     now = board_top_colours(frame, calibrated.geometry)
     distance = np.linalg.norm(now[seen] - reference[seen], axis=1)
     return float(np.mean(np.nan_to_num(distance, nan=np.inf) < BOARD_TOP_TOLERANCE))
+
+
+def _region_counts(state_json: dict) -> list[int]:
+    """A candidate's counts in region order: 12 pits, then the two stores unless it leaves them out."""
+    try:
+        pits = [int(n) for n in state_json["pits"]]
+        stores = [int(n) for n in state_json.get("stores", [])]
+    except (KeyError, TypeError, ValueError, AttributeError):
+        raise ArbiterError("a Wari candidate state needs \"pits\" (12 counts) and \"stores\"") from None
+    if len(pits) != PIT_COUNT or len(stores) not in (0, 2):
+        raise ArbiterError("a Wari candidate state needs 12 pit counts and 2 store counts")
+    return pits + stores
+
+
+def _log_probability(distribution: dict[int, float], count: int, weight: float) -> float:
+    return weight * math.log(max(distribution.get(count, 0.0), PROBABILITY_FLOOR))
 
 
 def _board_top_from_json(obj: object) -> np.ndarray:

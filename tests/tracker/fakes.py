@@ -38,6 +38,9 @@ class FakeObservation:
     def to_json(self) -> dict:
         return {"state": self.state, "confidence": self.confidence, "evidence": {}}
 
+    def best_log_likelihood(self, following: dict | None = None) -> float:
+        return self.log_likelihood(self.state)
+
     def log_likelihood(self, state_json: dict) -> float:
         read, candidate = board_features(self.state), board_features(state_json)
         missing, extra = read - candidate, candidate - read

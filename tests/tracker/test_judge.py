@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from arbiter.tracker import ILLEGAL, MOVE, MOVES, OPENING, SAME, TWO_MOVES, UNDO, Judge
+from arbiter.tracker import FIT_MARGIN, ILLEGAL, MOVE, MOVES, OPENING, SAME, TWO_MOVES, UNDO, Judge
 from engines import load_rules
 from engines.varanasi import random_setup
 from tests.tracker.fakes import FakeObservation
@@ -188,3 +188,31 @@ def test_every_move_of_a_random_wari_game_is_inferred(seed):
         kinds.append(verdict.kind)
     assert kinds == [OPENING] + [MOVE] * (len(states) - 1)
     assert judge.state == states[-1]
+
+
+def test_a_wari_pile_read_short_of_its_hidden_seeds_still_fits_the_move():
+    from vision.wari import WariObservation
+
+    wari = load_rules({"game": "wari"})
+    before = wari.state_from_json({"game": "wari", "pits": [3, 1, 2, 0, 1, 11, 2, 2, 1, 3, 2, 4],
+                                   "stores": [10, 6], "to_move": "south"})
+    move = next(m for m in wari.legal_moves(before) if wari.apply(before, m).to_json()["pits"][5] == 12)
+    after = wari.apply(before, move).to_json()
+
+    def reading(position: dict) -> WariObservation:
+        """Every pit and store read for sure but the pile, where the camera sees 9 or 10 seeds."""
+        regions = [{n: 1.0} for n in position["pits"] + position["stores"]]
+        regions[5] = {9: 0.6, 10: 0.397, 12: 0.003}
+        return WariObservation(None, tuple(regions), 0.9)
+
+    observation = reading(after)
+    # Against its own best reading (two seeds short) the true position would not fit.
+    assert observation.log_likelihood(after) < observation.best_log_likelihood() - FIT_MARGIN
+    judge = Judge(wari, history=[before])
+    verdict = judge.judge(observation)
+    assert verdict.kind == MOVE and verdict.moves == (move,)
+    # A seed sown into the wrong pit changes two pits read for sure: still flagged.
+    slipped = dict(after, pits=list(after["pits"]))
+    slipped["pits"][0] += 1
+    slipped["pits"][1] -= 1
+    assert judge.judge(reading(slipped)).kind == ILLEGAL

@@ -173,3 +173,32 @@ def test_overlay_draws_on_a_copy(table):
     assert overlay.shape == image.shape and overlay.dtype == image.dtype
     assert np.array_equal(image, before)
     assert np.count_nonzero(np.any(overlay != image, axis=2)) > 5000
+
+
+def certain(count: int) -> dict[int, float]:
+    return {count: 1.0}
+
+
+def test_best_reading_holding_the_seeds_is_the_best_such_position():
+    # Two piles and a store in doubt, everything else certain: every way of holding 48 seeds is
+    # few enough to try one by one.
+    piles = ({9: 0.5, 10: 0.3, 11: 0.15, 12: 0.05}, {12: 0.6, 13: 0.3, 15: 0.1})
+    store = {0: 0.7, 2: 0.3}
+    regions = (piles[0], piles[1]) + tuple(certain(2) for _ in range(10)) + (store, certain(0))
+    observation = WariObservation(None, regions, 1.0)
+    best_any = observation.best_log_likelihood()
+    assert best_any == pytest.approx(observation.log_likelihood({"pits": [9, 12] + [2] * 10, "stores": [0, 0]}))
+    searched = max(
+        observation.log_likelihood({"pits": [a, b] + [2] * 10, "stores": [48 - 20 - a - b, 0]})
+        for a in range(29) for b in range(29 - a)
+    )
+    holding = {"pits": [4] * 12, "stores": [0, 0]}  # any position of 48 seeds
+    assert observation.best_log_likelihood(holding) == pytest.approx(searched)
+    # Read as is, the board holds 41 seeds: the best of 48 must put 7 more where doubt allows.
+    assert observation.best_log_likelihood(holding) < best_any - 1.0
+
+
+def test_best_reading_without_stores_counts_the_pits_alone():
+    regions = tuple(certain(4) for _ in range(12)) + (certain(3), certain(5))
+    observation = WariObservation(None, regions, 1.0)
+    assert observation.best_log_likelihood({"pits": [4] * 12}) == pytest.approx(0.0)
