@@ -266,3 +266,19 @@ def test_malformed_spotters_are_one_line_errors(nicker, spotters):
     with pytest.raises(ArbiterError, match="spotter") as error:
         recognize(np.zeros((960, 1280, 3), np.uint8), {**nicker, "spotters": spotters})
     assert "\n" not in str(error.value)
+
+
+def test_six_nuts_spotted_alike_both_ways_are_not_read_as_seven_however_much_area_they_show():
+    """S0 seq007 pit 8: 6 nuts, 6 spots either way, 6.75 seeds of area (shadows, long sides), F 10.
+    Nothing shows a pile, so a 7th nut wholly hidden is unlikely; one more crowded spot keeps it."""
+    model = CountModel(seed_area=(100.0,) * 14, capacity=(10.0,) * 14, spread=0.34)
+    agreed = model.posterior(0, 675.0, (6, 6), 0.04, finds_buried=True)
+    assert np.argmax(agreed) == 6 and 7 in plausible_counts(agreed)
+    piling = model.posterior(0, 675.0, (6, 7), 0.04, finds_buried=True)
+    assert piling[7] > agreed[7]
+
+
+def test_a_pile_near_the_floors_capacity_still_hides_seeds_when_both_counts_agree():
+    model = CountModel(seed_area=(100.0,) * 14, capacity=(10.0,) * 14, spread=0.3)
+    posterior = model.posterior(0, 760.0, (8, 8), 0.04, finds_buried=True)
+    assert posterior[9] > 0.1
