@@ -29,7 +29,7 @@ from vision.varanasi_geometry import (
     ScaleField,
     best_circle,
     best_circles,
-    centre_votes,
+    centre_vote_peaks,
     edge_field,
     full_resolution_threshold,
     radius_maps,
@@ -335,31 +335,13 @@ def _parsed_profile(profile: dict) -> _Frame:
 def _seeds(edges, frame: _Frame) -> list[np.ndarray]:
     """Vote peaks, strongest first, one per tower (peaks inside a kept one's circle are dropped)."""
     radii = radius_maps(edges.shape, frame.scale, frame.pieces.radii_mm)
-    votes = centre_votes(edges, radii)
-    peaks = []
-    height, width = votes.shape[1:]
-    for plane in range(len(votes)):
-        # Few pixels pass the bar, so local maxima are checked at those alone, on their 5x5
-        # neighbourhoods (clipped to the frame); OpenCV finds them in less than half numpy's time.
-        above = cv2.findNonZero(cv2.compare(votes[plane], SEED_SHARE * frame.weakest_votes, cv2.CMP_GT))
-        if above is None:
-            continue
-        xs, ys = above.reshape(-1, 2).T
-        around_y = np.clip(ys[:, None] + _NEIGHBOURHOOD[:, 0], 0, height - 1)
-        around_x = np.clip(xs[:, None] + _NEIGHBOURHOOD[:, 1], 0, width - 1)
-        local_max = votes[plane][ys, xs] >= votes[plane][around_y, around_x].max(axis=1)
-        ys, xs = ys[local_max], xs[local_max]
-        peaks += [(float(votes[plane, y, x]), x, y, float(radii[plane, y, x])) for y, x in zip(ys, xs)]
+    peaks = centre_vote_peaks(edges, radii, SEED_SHARE * frame.weakest_votes)
     peaks.sort(reverse=True)
     kept: list[tuple[float, float, float]] = []
     for _, x, y, r in peaks:
         if all((x - kx) ** 2 + (y - ky) ** 2 > max(r, kr) ** 2 for kx, ky, kr in kept):
             kept.append((x, y, r))
     return [np.array([x, y], dtype=float) for x, y, _ in kept]
-
-
-# (dy, dx) of a vote peak's 5x5 neighbourhood.
-_NEIGHBOURHOOD = np.array([(dy, dx) for dy in range(-2, 3) for dx in range(-2, 3)])
 
 
 def _edge_presence(
