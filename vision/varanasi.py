@@ -24,6 +24,7 @@ from vision.varanasi_assignment import assign
 from vision.varanasi_colour import ColourModel, colour_statistics, linear_quantiles
 from vision.varanasi_geometry import (
     SOBEL_GAIN,
+    WORK_SCALE,
     DarkLine,
     EdgeField,
     ScaleField,
@@ -377,9 +378,10 @@ def _read_tower(image_bgr, work_lab, frame: _Frame, seed_full, threshold: float)
     seed = np.asarray(seed_full, dtype=float) - origin
     edges = edge_field(image_bgr[y0:y1, x0:x1], threshold)
     work = work_lab[round(to_work(y0)): round(to_work(y1)), round(to_work(x0)): round(to_work(x1))]
-    labels = cv2.resize(_labels(work, frame), (x1 - x0, y1 - y0), interpolation=cv2.INTER_NEAREST)
+    work_labels = _labels(work, frame)
+    labels = cv2.resize(work_labels, (x1 - x0, y1 - y0), interpolation=cv2.INTER_NEAREST)
     radii = {size: r * px_per_mm for size, r in zip(pieces.sizes, pieces.radii_mm)}
-    chain = _colour_chain(labels, edges, frame, seed, radii, reach)
+    chain = _colour_chain(work_labels, labels, edges, frame, seed, radii, reach)
     # Edge tests, strongest rim first: a rim once accepted is excluded from the tests of the
     # other sizes, so a size between two real discs is not made up of pieces of their rims
     # and shadows (which a test in size order, before the smaller disc is known, would do).
@@ -577,39 +579,50 @@ def _local_board(smooth_lab: np.ndarray, board: dict) -> dict:
     return colour_statistics(board_like, LOCAL_BOARD_FLOOR)
 
 
-def _colour_chain(labels, edges, frame: _Frame, seed, radii: dict, reach: float) -> dict:
+def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, reach: float) -> dict:
     """Discs told apart by colour, bottom up: {size: (centre, presence)}.
 
     The footprint of everything from a disc up is what is neither board nor that disc's colour
     inside it; the biggest circle fitting in the footprint (distance transform) is the next disc.
+    Footprints are shaped (opened, holes filled, the part near the reference kept) on the reduced
+    labels `work_labels`, where labels are measured (`labels` is their full-resolution copy, pixel
+    for pixel): a quarter of the pixels. The distance transform is taken on the full-resolution
+    copy of the footprint, so that circles are fitted in full-resolution steps: on the reduced
+    footprint the fitted centre moved by a pixel or two, which on the tracker's simulated game
+    tipped a ring colour (a 4orange under a 3green far off-centre read green).
     """
     pieces = frame.pieces
     board = len(frame.colours.names)
     spacing = min(b - a for a, b in zip(sorted(radii.values()), sorted(radii.values())[1:]))
-    opening_radius = int(0.15 * min(radii.values()))
+    # Lengths in full-resolution pixels, halved on the reduced labels.
+    opening_radius = max(1, int(0.15 * min(radii.values()) * WORK_SCALE))
     opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * opening_radius + 1,) * 2)
     # Above the bottom disc the footprint lies inside the disc below, so the work is done on that
     # disc's box, with a margin wider than the opening: the results are those on the whole crop.
-    box, corner = (slice(0, labels.shape[0]), slice(0, labels.shape[1])), np.zeros(2)
-    footprint = labels != board  # on `box`, whose top left pixel is `corner` (x, y)
+    box, corner = (slice(0, work_labels.shape[0]), slice(0, work_labels.shape[1])), np.zeros(2)
+    footprint = work_labels != board  # on `box`, whose top left pixel is `corner` (x, y; reduced)
     reference, below, lower_colour = np.asarray(seed, dtype=float), None, None
     chain: dict[int, tuple[np.ndarray, float]] = {}
     while True:
+        zone = reach if below is None else spacing * 4
         # Holes are filled before looking near the reference: a disc the colour of the board
         # on top leaves the footprint a ring around the vote peak.
         mask = _fill_holes(cv2.morphologyEx(footprint.astype(np.uint8), cv2.MORPH_OPEN, opening))
-        mask = _component_near(mask, reference - corner, reach if below is None else spacing * 4)
+        mask = _component_near(mask, _to_reduced(reference) - corner, zone * WORK_SCALE)
         if mask is None:
             break
+        # The distance transform at full resolution, on the reduced pixels of the footprint seen
+        # as the 2x2 pixels they cover (see above).
+        mask = cv2.resize(mask, None, fx=1 / WORK_SCALE, fy=1 / WORK_SCALE, interpolation=cv2.INTER_NEAREST)
         distance = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
         # Only a disc centred near the reference belongs to this tower: shadows can join the
         # footprint to a neighbouring tower's.
-        zone = reach if below is None else spacing * 4
-        yy, xx = _pixel_grid(box[0].start, box[0].stop, box[1].start, box[1].stop)
+        full_corner = (corner / WORK_SCALE).astype(int)
+        yy, xx = _pixel_grid(full_corner[1], full_corner[1] + mask.shape[0], full_corner[0], full_corner[0] + mask.shape[1])
         distance[(xx - reference[0]) ** 2 + (yy - reference[1]) ** 2 > zone * zone] = 0
         cy, cx = np.unravel_index(int(np.argmax(distance)), distance.shape)
         found = float(distance[cy, cx])
-        cy, cx = cy + int(corner[1]), cx + int(corner[0])
+        cy, cx = cy + int(full_corner[1]), cx + int(full_corner[0])
         level = len(chain)
         candidates = [s for s in pieces.sizes if below is None or s < below]
         if not candidates:
@@ -639,12 +652,25 @@ def _colour_chain(labels, edges, frame: _Frame, seed, radii: dict, reach: float)
         chain[size] = (centre, presence, colour)
         if colour is None:
             break
-        box, yy, xx = _circle_window(labels.shape, centre, radius + opening_radius + 2)
+        box, yy, xx = _circle_window(work_labels.shape, _to_reduced(centre), (radius + 2) * WORK_SCALE + opening_radius + 2)
         corner = np.array([box[1].start, box[0].start], dtype=float)
+        yy, xx = _to_full_pixel(yy), _to_full_pixel(xx)
         inside = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= (radius - RIM_INSET * spacing) ** 2
-        footprint = inside & (labels[box] != board) & (labels[box] != colour)
+        footprint = inside & (work_labels[box] != board) & (work_labels[box] != colour)
         reference, below, lower_colour = centre, size, colour
     return chain
+
+
+def _to_reduced(point) -> np.ndarray:
+    """Full-resolution crop coordinates of a point -> reduced-label coordinates (pixel centres
+    at whole numbers on both)."""
+    return (np.asarray(point, dtype=float) - 0.5) * WORK_SCALE
+
+
+def _to_full_pixel(index):
+    """Reduced-label pixel index -> the full-resolution coordinates of its centre (it covers two
+    full-resolution pixels each way)."""
+    return index / WORK_SCALE + 0.5
 
 
 def _ring_colour(labels, colour_count: int, centre, radius: float, inner: float = 1.0, outer: float = 4.0,
