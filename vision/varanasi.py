@@ -21,7 +21,7 @@ import numpy as np
 
 from engines.errors import ArbiterError
 from vision.varanasi_assignment import assign
-from vision.varanasi_colour import ColourModel, colour_statistics, linear_quantiles
+from vision.varanasi_colour import ColourModel, colour_moments, linear_quantiles
 from vision.varanasi_geometry import (
     SOBEL_GAIN,
     WORK_SCALE,
@@ -41,7 +41,9 @@ from vision.varanasi_geometry import (
 from vision.varanasi_pieces import PieceSet
 from vision.varanasi_scene import (
     board_distance2,
-    board_distance2_and_log_norm,
+    board_distance2_by_terms,
+    board_terms,
+    board_terms_of,
     board_like_grid,
     cells_near_circles,
 )
@@ -555,8 +557,7 @@ def _labels(lab: np.ndarray, frame: _Frame) -> np.ndarray:
     """
     smooth_image = cv2.blur(lab, (LABEL_SMOOTHING, LABEL_SMOOTHING))
     smooth = smooth_image.reshape(-1, 3)
-    board = _local_board(smooth_image, frame.board)
-    board_distances, board_log_norm = board_distance2_and_log_norm(smooth, board)
+    board_distances, board_log_norm = board_distance2_by_terms(smooth, _local_board(smooth_image, frame.board))
     distances = np.concatenate([frame.colours.distances2(smooth), board_distances[:, None]], axis=1)
     log_norms = np.concatenate([frame.colours.log_norms, [board_log_norm]])
     labels = np.argmax(log_norms[None, :] - 0.5 * distances, axis=1)
@@ -566,17 +567,19 @@ def _labels(lab: np.ndarray, frame: _Frame) -> np.ndarray:
     return labels.reshape(lab.shape[:2]).astype(np.uint8)
 
 
-def _local_board(smooth_lab: np.ndarray, board: dict) -> dict:
-    """Board colour statistics from the crop's border where it looks like the calibrated board;
-    the calibrated board when too little of the border does (other towers close by)."""
+def _local_board(smooth_lab: np.ndarray, board: dict):
+    """Board colour terms (see `board_terms`) from the crop's border where it looks like the
+    calibrated board; the calibrated board's when too little of the border does (other towers
+    close by)."""
     border = np.concatenate([
         smooth_lab[:LOCAL_BORDER].reshape(-1, 3), smooth_lab[-LOCAL_BORDER:].reshape(-1, 3),
         smooth_lab[:, :LOCAL_BORDER].reshape(-1, 3), smooth_lab[:, -LOCAL_BORDER:].reshape(-1, 3),
     ]).astype(float)
     board_like = border[board_distance2(border, board) <= LABEL_SIGMA ** 2]
     if len(board_like) < LOCAL_BOARD_SHARE * len(border):
-        return board
-    return colour_statistics(board_like, LOCAL_BOARD_FLOOR)
+        return board_terms(board)
+    # Used at once: neither rounded into a readable model nor cached.
+    return board_terms_of(*colour_moments(board_like, LOCAL_BOARD_FLOOR))
 
 
 def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, reach: float) -> dict:
