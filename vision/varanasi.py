@@ -70,6 +70,8 @@ SAME_COLOUR_MIDPOINT = 0.4
 # There the line must be darker than both sides by this many standard deviations of that face's
 # pixel noise (1 lets face texture make rims up; 2 loses a black disc on black).
 VALLEY_NOISE_FACTOR = 1.5
+# A face's pixel noise is measured on every this many pixels each way.
+FACE_NOISE_SAMPLING = 3
 # A disc found by edges alone, with no coloured disc in its tower, needs nearly as much rim as the
 # weakest calibration disc showed: arcs of the board's drawing must not make towers.
 ALONE_MIDPOINT = 0.9
@@ -527,9 +529,10 @@ def _measure_dark_line(context: _EdgeContext, colour: int, centre, radius: float
     edges, labels = context.edges, context.labels
     bar = edges.threshold / SOBEL_GAIN
     window, yy, xx = _circle_window(labels.shape, centre, radius)
-    # Every other pixel each way is plenty for a noise estimate.
-    sample = tuple(slice(axis.start, axis.stop, 2) for axis in window)
-    yy, xx = yy[::2], xx[:, ::2]
+    # Every third pixel each way is plenty for a noise estimate (hundreds of pixels on the
+    # smallest face).
+    sample = tuple(slice(axis.start, axis.stop, FACE_NOISE_SAMPLING) for axis in window)
+    yy, xx = yy[::FACE_NOISE_SAMPLING], xx[:, ::FACE_NOISE_SAMPLING]
     on_face = ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= radius * radius) & (labels[sample] == colour)
     face = edges.lab_bytes[sample][on_face, 0].astype(np.float32)
     depth = bar
