@@ -21,15 +21,16 @@ import numpy as np
 
 from engines.errors import ArbiterError
 from vision.varanasi_assignment import assign
-from vision.varanasi_colour import ColourModel, colour_statistics, linear_quantiles
+from vision.varanasi_colour import ColourModel, colour_moments, linear_quantiles
 from vision.varanasi_geometry import (
     SOBEL_GAIN,
+    WORK_SCALE,
     DarkLine,
     EdgeField,
     ScaleField,
     best_circle,
     best_circles,
-    centre_votes,
+    centre_vote_peaks,
     edge_field,
     full_resolution_threshold,
     radius_maps,
@@ -40,7 +41,9 @@ from vision.varanasi_geometry import (
 from vision.varanasi_pieces import PieceSet
 from vision.varanasi_scene import (
     board_distance2,
-    board_distance2_and_log_norm,
+    board_distance2_by_terms,
+    board_terms,
+    board_terms_of,
     board_like_grid,
     cells_near_circles,
 )
@@ -67,6 +70,8 @@ SAME_COLOUR_MIDPOINT = 0.4
 # There the line must be darker than both sides by this many standard deviations of that face's
 # pixel noise (1 lets face texture make rims up; 2 loses a black disc on black).
 VALLEY_NOISE_FACTOR = 1.5
+# A face's pixel noise is measured on every this many pixels each way.
+FACE_NOISE_SAMPLING = 3
 # A disc found by edges alone, with no coloured disc in its tower, needs nearly as much rim as the
 # weakest calibration disc showed: arcs of the board's drawing must not make towers.
 ALONE_MIDPOINT = 0.9
@@ -340,31 +345,13 @@ def _parsed_profile(profile: dict) -> _Frame:
 def _seeds(edges, frame: _Frame) -> list[np.ndarray]:
     """Vote peaks, strongest first, one per tower (peaks inside a kept one's circle are dropped)."""
     radii = radius_maps(edges.shape, frame.scale, frame.pieces.radii_mm)
-    votes = centre_votes(edges, radii)
-    peaks = []
-    height, width = votes.shape[1:]
-    for plane in range(len(votes)):
-        # Few pixels pass the bar, so local maxima are checked at those alone, on their 5x5
-        # neighbourhoods (clipped to the frame); OpenCV finds them in less than half numpy's time.
-        above = cv2.findNonZero(cv2.compare(votes[plane], SEED_SHARE * frame.weakest_votes, cv2.CMP_GT))
-        if above is None:
-            continue
-        xs, ys = above.reshape(-1, 2).T
-        around_y = np.clip(ys[:, None] + _NEIGHBOURHOOD[:, 0], 0, height - 1)
-        around_x = np.clip(xs[:, None] + _NEIGHBOURHOOD[:, 1], 0, width - 1)
-        local_max = votes[plane][ys, xs] >= votes[plane][around_y, around_x].max(axis=1)
-        ys, xs = ys[local_max], xs[local_max]
-        peaks += [(float(votes[plane, y, x]), x, y, float(radii[plane, y, x])) for y, x in zip(ys, xs)]
+    peaks = centre_vote_peaks(edges, radii, SEED_SHARE * frame.weakest_votes)
     peaks.sort(reverse=True)
     kept: list[tuple[float, float, float]] = []
     for _, x, y, r in peaks:
         if all((x - kx) ** 2 + (y - ky) ** 2 > max(r, kr) ** 2 for kx, ky, kr in kept):
             kept.append((x, y, r))
     return [np.array([x, y], dtype=float) for x, y, _ in kept]
-
-
-# (dy, dx) of a vote peak's 5x5 neighbourhood.
-_NEIGHBOURHOOD = np.array([(dy, dx) for dy in range(-2, 3) for dx in range(-2, 3)])
 
 
 def _edge_presence(
@@ -400,9 +387,10 @@ def _read_tower(image_bgr, work_lab, frame: _Frame, seed_full, threshold: float)
     seed = np.asarray(seed_full, dtype=float) - origin
     edges = edge_field(image_bgr[y0:y1, x0:x1], threshold)
     work = work_lab[round(to_work(y0)): round(to_work(y1)), round(to_work(x0)): round(to_work(x1))]
-    labels = cv2.resize(_labels(work, frame), (x1 - x0, y1 - y0), interpolation=cv2.INTER_NEAREST)
+    work_labels = _labels(work, frame)
+    labels = cv2.resize(work_labels, (x1 - x0, y1 - y0), interpolation=cv2.INTER_NEAREST)
     radii = {size: r * px_per_mm for size, r in zip(pieces.sizes, pieces.radii_mm)}
-    chain = _colour_chain(labels, edges, frame, seed, radii, reach)
+    chain = _colour_chain(work_labels, labels, edges, frame, seed, radii, reach)
     # Edge tests, strongest rim first: a rim once accepted is excluded from the tests of the
     # other sizes, so a size between two real discs is not made up of pieces of their rims
     # and shadows (which a test in size order, before the smaller disc is known, would do).
@@ -546,9 +534,10 @@ def _measure_dark_line(context: _EdgeContext, colour: int, centre, radius: float
     edges, labels = context.edges, context.labels
     bar = edges.threshold / SOBEL_GAIN
     window, yy, xx = _circle_window(labels.shape, centre, radius)
-    # Every other pixel each way is plenty for a noise estimate.
-    sample = tuple(slice(axis.start, axis.stop, 2) for axis in window)
-    yy, xx = yy[::2], xx[:, ::2]
+    # Every third pixel each way is plenty for a noise estimate (hundreds of pixels on the
+    # smallest face).
+    sample = tuple(slice(axis.start, axis.stop, FACE_NOISE_SAMPLING) for axis in window)
+    yy, xx = yy[::FACE_NOISE_SAMPLING], xx[:, ::FACE_NOISE_SAMPLING]
     on_face = ((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= radius * radius) & (labels[sample] == colour)
     face = edges.lab_bytes[sample][on_face, 0].astype(np.float32)
     depth = bar
@@ -576,8 +565,7 @@ def _labels(lab: np.ndarray, frame: _Frame) -> np.ndarray:
     """
     smooth_image = cv2.blur(lab, (LABEL_SMOOTHING, LABEL_SMOOTHING))
     smooth = smooth_image.reshape(-1, 3)
-    board = _local_board(smooth_image, frame.board)
-    board_distances, board_log_norm = board_distance2_and_log_norm(smooth, board)
+    board_distances, board_log_norm = board_distance2_by_terms(smooth, _local_board(smooth_image, frame.board))
     distances = np.concatenate([frame.colours.distances2(smooth), board_distances[:, None]], axis=1)
     log_norms = np.concatenate([frame.colours.log_norms, [board_log_norm]])
     labels = np.argmax(log_norms[None, :] - 0.5 * distances, axis=1)
@@ -587,52 +575,65 @@ def _labels(lab: np.ndarray, frame: _Frame) -> np.ndarray:
     return labels.reshape(lab.shape[:2]).astype(np.uint8)
 
 
-def _local_board(smooth_lab: np.ndarray, board: dict) -> dict:
-    """Board colour statistics from the crop's border where it looks like the calibrated board;
-    the calibrated board when too little of the border does (other towers close by)."""
+def _local_board(smooth_lab: np.ndarray, board: dict):
+    """Board colour terms (see `board_terms`) from the crop's border where it looks like the
+    calibrated board; the calibrated board's when too little of the border does (other towers
+    close by)."""
     border = np.concatenate([
         smooth_lab[:LOCAL_BORDER].reshape(-1, 3), smooth_lab[-LOCAL_BORDER:].reshape(-1, 3),
         smooth_lab[:, :LOCAL_BORDER].reshape(-1, 3), smooth_lab[:, -LOCAL_BORDER:].reshape(-1, 3),
     ]).astype(float)
     board_like = border[board_distance2(border, board) <= LABEL_SIGMA ** 2]
     if len(board_like) < LOCAL_BOARD_SHARE * len(border):
-        return board
-    return colour_statistics(board_like, LOCAL_BOARD_FLOOR)
+        return board_terms(board)
+    # Used at once: neither rounded into a readable model nor cached.
+    return board_terms_of(*colour_moments(board_like, LOCAL_BOARD_FLOOR))
 
 
-def _colour_chain(labels, edges, frame: _Frame, seed, radii: dict, reach: float) -> dict:
+def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, reach: float) -> dict:
     """Discs told apart by colour, bottom up: {size: (centre, presence)}.
 
     The footprint of everything from a disc up is what is neither board nor that disc's colour
     inside it; the biggest circle fitting in the footprint (distance transform) is the next disc.
+    Footprints are shaped (opened, holes filled, the part near the reference kept) on the reduced
+    labels `work_labels`, where labels are measured (`labels` is their full-resolution copy, pixel
+    for pixel): a quarter of the pixels. The distance transform is taken on the full-resolution
+    copy of the footprint, so that circles are fitted in full-resolution steps: on the reduced
+    footprint the fitted centre moved by a pixel or two, which on the tracker's simulated game
+    tipped a ring colour (a 4orange under a 3green far off-centre read green).
     """
     pieces = frame.pieces
     board = len(frame.colours.names)
     spacing = min(b - a for a, b in zip(sorted(radii.values()), sorted(radii.values())[1:]))
-    opening_radius = int(0.15 * min(radii.values()))
+    # Lengths in full-resolution pixels, halved on the reduced labels.
+    opening_radius = max(1, int(0.15 * min(radii.values()) * WORK_SCALE))
     opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * opening_radius + 1,) * 2)
     # Above the bottom disc the footprint lies inside the disc below, so the work is done on that
     # disc's box, with a margin wider than the opening: the results are those on the whole crop.
-    box, corner = (slice(0, labels.shape[0]), slice(0, labels.shape[1])), np.zeros(2)
-    footprint = labels != board  # on `box`, whose top left pixel is `corner` (x, y)
+    box, corner = (slice(0, work_labels.shape[0]), slice(0, work_labels.shape[1])), np.zeros(2)
+    footprint = work_labels != board  # on `box`, whose top left pixel is `corner` (x, y; reduced)
     reference, below, lower_colour = np.asarray(seed, dtype=float), None, None
     chain: dict[int, tuple[np.ndarray, float]] = {}
     while True:
+        zone = reach if below is None else spacing * 4
         # Holes are filled before looking near the reference: a disc the colour of the board
         # on top leaves the footprint a ring around the vote peak.
         mask = _fill_holes(cv2.morphologyEx(footprint.astype(np.uint8), cv2.MORPH_OPEN, opening))
-        mask = _component_near(mask, reference - corner, reach if below is None else spacing * 4)
+        mask = _component_near(mask, _to_reduced(reference) - corner, zone * WORK_SCALE)
         if mask is None:
             break
+        # The distance transform at full resolution, on the reduced pixels of the footprint seen
+        # as the 2x2 pixels they cover (see above).
+        mask = cv2.resize(mask, None, fx=1 / WORK_SCALE, fy=1 / WORK_SCALE, interpolation=cv2.INTER_NEAREST)
         distance = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
         # Only a disc centred near the reference belongs to this tower: shadows can join the
         # footprint to a neighbouring tower's.
-        zone = reach if below is None else spacing * 4
-        yy, xx = _pixel_grid(box[0].start, box[0].stop, box[1].start, box[1].stop)
+        full_corner = (corner / WORK_SCALE).astype(int)
+        yy, xx = _pixel_grid(full_corner[1], full_corner[1] + mask.shape[0], full_corner[0], full_corner[0] + mask.shape[1])
         distance[(xx - reference[0]) ** 2 + (yy - reference[1]) ** 2 > zone * zone] = 0
         cy, cx = np.unravel_index(int(np.argmax(distance)), distance.shape)
         found = float(distance[cy, cx])
-        cy, cx = cy + int(corner[1]), cx + int(corner[0])
+        cy, cx = cy + int(full_corner[1]), cx + int(full_corner[0])
         level = len(chain)
         candidates = [s for s in pieces.sizes if below is None or s < below]
         if not candidates:
@@ -662,12 +663,25 @@ def _colour_chain(labels, edges, frame: _Frame, seed, radii: dict, reach: float)
         chain[size] = (centre, presence, colour)
         if colour is None:
             break
-        box, yy, xx = _circle_window(labels.shape, centre, radius + opening_radius + 2)
+        box, yy, xx = _circle_window(work_labels.shape, _to_reduced(centre), (radius + 2) * WORK_SCALE + opening_radius + 2)
         corner = np.array([box[1].start, box[0].start], dtype=float)
+        yy, xx = _to_full_pixel(yy), _to_full_pixel(xx)
         inside = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= (radius - RIM_INSET * spacing) ** 2
-        footprint = inside & (labels[box] != board) & (labels[box] != colour)
+        footprint = inside & (work_labels[box] != board) & (work_labels[box] != colour)
         reference, below, lower_colour = centre, size, colour
     return chain
+
+
+def _to_reduced(point) -> np.ndarray:
+    """Full-resolution crop coordinates of a point -> reduced-label coordinates (pixel centres
+    at whole numbers on both)."""
+    return (np.asarray(point, dtype=float) - 0.5) * WORK_SCALE
+
+
+def _to_full_pixel(index):
+    """Reduced-label pixel index -> the full-resolution coordinates of its centre (it covers two
+    full-resolution pixels each way)."""
+    return index / WORK_SCALE + 0.5
 
 
 def _ring_colour(labels, colour_count: int, centre, radius: float, inner: float = 1.0, outer: float = 4.0,

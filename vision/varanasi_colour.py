@@ -139,6 +139,16 @@ def lighting_covariance(mean: np.ndarray, covariance: np.ndarray) -> np.ndarray:
     return widened
 
 
+def colour_moments(lab_pixels: np.ndarray, floor: float = COVARIANCE_FLOOR) -> tuple[np.ndarray, np.ndarray]:
+    """Mean and covariance (with a noise floor) of a colour's pixels, as arrays: what
+    `colour_statistics` writes down, unrounded, for a model used at once (np.cov and the
+    readable form cost more than the pixels of a crop's border)."""
+    pixels = trimmed_pixels(np.asarray(lab_pixels, dtype=float))
+    mean = pixels.mean(axis=0)
+    centred = pixels - mean
+    return mean, centred.T @ centred / max(1, len(pixels) - 1) + floor * np.eye(3)
+
+
 def colour_statistics(lab_pixels: np.ndarray, floor: float = COVARIANCE_FLOOR) -> dict:
     """Readable mean and covariance (with a noise floor) of a colour's pixels."""
     pixels = trimmed_pixels(np.asarray(lab_pixels, dtype=float))

@@ -20,23 +20,35 @@ def board_distance2(lab_pixels: np.ndarray, board_model: dict) -> np.ndarray:
 
 def board_distance2_and_log_norm(lab_pixels: np.ndarray, board_model: dict) -> tuple[np.ndarray, float]:
     """The distances and the Gaussian's -0.5 log det, to compare with colour likelihoods."""
-    mean, whitening, log_norm = _board_terms(
-        tuple(board_model["lab_mean"]), tuple(map(tuple, board_model["lab_covariance"]))
-    )
+    return board_distance2_by_terms(lab_pixels, board_terms(board_model))
+
+
+def board_distance2_by_terms(lab_pixels: np.ndarray, terms) -> tuple[np.ndarray, float]:
+    """`board_distance2_and_log_norm` with the board's terms (see `board_terms`) made already."""
+    mean, whitening, log_norm = terms
     whitened = (np.asarray(lab_pixels, dtype=np.float32) - mean) @ whitening
     distance2 = (whitened * whitened) @ np.ones(3, dtype=np.float32)  # faster than a short-axis sum
     return distance2, log_norm
 
 
+def board_terms(board_model: dict) -> tuple[np.ndarray, np.ndarray, float]:
+    """Mean, whitening matrix (float32) and -0.5 log det of a (readable) board model, lenient on
+    lightness; cached, as every frame measures against the calibrated board several times."""
+    return _board_terms(tuple(board_model["lab_mean"]), tuple(map(tuple, board_model["lab_covariance"])))
+
+
 @lru_cache(maxsize=16)
 def _board_terms(mean: tuple, covariance: tuple) -> tuple[np.ndarray, np.ndarray, float]:
-    """Mean, whitening matrix (float32) and -0.5 log det of a board model, lenient on lightness;
-    cached, as every frame measures against the calibrated board several times."""
-    covariance = np.array(covariance, dtype=float)
+    return board_terms_of(np.array(mean, dtype=float), np.array(covariance, dtype=float))
+
+
+def board_terms_of(mean: np.ndarray, covariance: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """`board_terms` of a board's mean and covariance as arrays (a model used once)."""
+    covariance = covariance.copy()
     covariance[0, :] *= LIGHTNESS_SLACK
     covariance[:, 0] *= LIGHTNESS_SLACK
     whitening = np.linalg.cholesky(np.linalg.inv(covariance)).astype(np.float32)
-    return np.asarray(mean, dtype=float).astype(np.float32), whitening, float(-0.5 * np.log(np.linalg.det(covariance)))
+    return mean.astype(np.float32), whitening, float(-0.5 * np.log(np.linalg.det(covariance)))
 
 
 def board_like_grid(lab: np.ndarray, board_model: dict, grid: tuple[int, int]) -> np.ndarray:
