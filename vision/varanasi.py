@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -269,6 +270,13 @@ class _Frame:
     weakest_votes: float
     image_size: tuple[int, int] | None
 
+    @cached_property
+    def board_like_colours(self) -> tuple[int, ...]:
+        """Colours whose calibrated mean would be labelled board (within LABEL_SIGMA of it): white
+        on a cream board, which the camera can barely tell apart."""
+        distance2 = board_distance2(self.colours.means, self.board)
+        return tuple(int(i) for i in np.flatnonzero(distance2 <= LABEL_SIGMA ** 2))
+
     @classmethod
     def from_profile(cls, profile: dict) -> "_Frame":
         if not isinstance(profile, dict) or profile.get("game") != "varanasi":
@@ -397,8 +405,11 @@ def _read_tower(image_bgr, work_lab, frame: _Frame, seed_full, threshold: float)
     context = _EdgeContext(edges, labels, frame, seed, radii, reach, step, EDGE_GAP_MM * px_per_mm)
     accepted = dict(chain)  # size -> (centre, presence, colour label just inside its rim)
     while True:
-        candidates = _edge_candidates([size for size in pieces.sizes if size not in accepted], accepted, context)
-        strongest = max(candidates, key=lambda size: candidates[size][1], default=None)
+        candidates, dark = _edge_candidates([size for size in pieces.sizes if size not in accepted], accepted, context)
+        # A rim with a colour step goes before a dark line (a disc on one of its own colour):
+        # the side and shadow of a disc not yet found can draw such a line at another size.
+        stepped = [size for size in candidates if size not in dark and candidates[size][1] >= 0.5]
+        strongest = max(stepped or candidates, key=lambda size: candidates[size][1], default=None)
         if strongest is None or candidates[strongest][1] < 0.5:
             break
         accepted[strongest] = candidates[strongest]
@@ -438,10 +449,11 @@ def _level(size: int, accepted: dict) -> int:
     return len(_present_under(size, accepted))
 
 
-def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) -> dict:
+def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) -> tuple[dict, set]:
     """size -> (centre, presence, colour label just inside its rim) of a disc of each of `sizes`
     judged by its rim alone, near the disc it would rest on, away from the rims of the discs
-    already accepted. The first rim tests of all sizes share one pass."""
+    already accepted; and the sizes judged by a dark line (on a disc of their own colour). The
+    first rim tests of all sizes share one pass."""
     frame, pieces = context.frame, context.frame.pieces
     known = [(c[0], c[1], context.radii[s] * _growth(_level(s, accepted), pieces)) for s, (c, *_) in accepted.items()]
     searches = []
@@ -496,7 +508,7 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
             radius = searches[sizes.index(size)][1]
             ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius)
         candidates[size] = (centre, presence, ring)
-    return candidates
+    return candidates, {size for size, test in tests.items() if test[3] is not None}
 
 
 # The ring colour of an edge candidate not read, as nothing will ask for it (see `_edge_candidates`).
@@ -504,10 +516,18 @@ _UNREAD = -1
 
 
 def _board_like_ring(context: "_EdgeContext", centre, radius: float) -> bool:
-    """Whether the ring just inside a circle is mostly labelled board (colours, board and
-    other counted alike)."""
-    board = len(context.frame.colours.names)
-    return _ring_colour(context.labels, board + 2, centre, radius) == board
+    """Whether the ring just inside a circle holds more pixels labelled board, or a colour the
+    camera can barely tell from the board (white on cream), than of any other label (other
+    included)."""
+    frame = context.frame
+    board = len(frame.colours.names)
+    window, yy, xx = _circle_window(context.labels.shape, centre, radius - 1.0)
+    distance2 = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2
+    ring = (distance2 <= (radius - 1.0) ** 2) & (distance2 >= (radius - 4.0) ** 2)
+    counts = cv2.calcHist([context.labels[window]], [0], ring.astype(np.uint8), [board + 2], [0, board + 2]).ravel()
+    like = np.zeros(board + 2, dtype=bool)
+    like[[board, *frame.board_like_colours]] = True
+    return counts[like].sum() > counts[~like].max(initial=0.0)
 
 
 def _disc_below(size: int, accepted: dict) -> int | None:

@@ -23,6 +23,15 @@ RIM_BAND_PX = 1.0
 GRID_PX = 3.0
 # A dark rim line must be darker than the faces this far (px) to either side of it.
 VALLEY_SIDE_PX = 4.0
+# A dark line is judged on the lightness of each direction averaged with its neighbours either
+# way (a short arc: pixel noise falls by sqrt(3)), against its depth divided by VALLEY_ARC_EASING
+# (3 ** 0.25: half the noise gain; the full sqrt(3) let face shading make ghosts on the plain
+# bench), but never less than a whole grey level on average (a face of one grey level through a
+# soft lens has a noise, and so a depth, of 0). A line 1-2 grey levels deep through a soft or
+# resampling lens then shows. The mean spreads one dark speck over three directions, so a
+# direction counts in runs of five there, not three.
+VALLEY_ARC_EASING = 3.0 ** 0.25
+VALLEY_LEAST_DEPTH = 2.0 / 3.0  # averages of whole grey levels step by a third
 # A 3x3 Sobel answers a step of h with about 4h: an edge threshold over this is a step in
 # lightness.
 SOBEL_GAIN = 4.0
@@ -266,8 +275,9 @@ def rim_scores(
     Directions outside the frame, or within `gap` of the rim of a circle in `exclude` ((x, y, r)
     of known neighbours, whose own edges would answer), are left out; a circle with less than a
     third of its rim left to judge scores 0. Only runs of at least three neighbouring directions
-    count: a rim is continuous, whereas texture gives scattered hits. `strictness` multiplies
-    the edge threshold.
+    count (five for a dark line, judged on lightness averaged over three: see VALLEY_ARC_EASING):
+    a rim is continuous, whereas texture gives scattered hits. `strictness` multiplies the edge
+    threshold.
 
     Coverage saturates within a pixel or two of the true centre; sharpness, the mean edge
     strength exactly on the circle, peaks there and so breaks the tie.
@@ -291,10 +301,14 @@ def _rim_scores(
         on_circle = flat[..., 2]
         sharpness = np.abs(gx[on_circle] * _COS32 + gy[on_circle] * _SIN32)
         lightness = edges.lightness[flat]
+        # The mean of each direction and its neighbours either way, wrapping around the circle.
+        wrapped = np.concatenate([lightness[:, -1:], lightness, lightness[:, :1]], axis=1)
+        lightness = (wrapped[:, :-2] + lightness + wrapped[:, 2:]) / np.float32(3.0)
         sides = np.minimum(lightness[..., 0], lightness[..., 4])
         # Pairwise minima: numpy reduces a short last axis slowly.
         darkest = np.minimum(np.minimum(lightness[..., 1], lightness[..., 2]), lightness[..., 3])
-        hits = darkest < sides - valley.depth
+        depth = max(valley.depth / VALLEY_ARC_EASING, VALLEY_LEAST_DEPTH)
+        hits = darkest < sides - np.float32(depth)
         hits &= valley.allowed[valley.labels.reshape(-1)[flat[..., 4]]]
     else:
         band = flat[..., 1:4]
@@ -317,11 +331,18 @@ def _rim_scores(
         judged = clear if judged is None else judged & clear
     if judged is not None:
         hits &= judged
-    # Neighbouring directions around the circle, wrapping: [n, 48 + 2].
-    wrapped = np.concatenate([hits[:, -1:], hits, hits[:, :1]], axis=1)
-    runs = wrapped[:, :-2] & hits & wrapped[:, 2:]
-    wrapped = np.concatenate([runs[:, -1:], runs, runs[:, :1]], axis=1)
-    hits = wrapped[:, :-2] | runs | wrapped[:, 2:]
+    if valley is not None:
+        # Runs of five neighbouring directions (see VALLEY_ARC_EASING), wrapping: [n, 48 + 4].
+        wrapped = np.concatenate([hits[:, -2:], hits, hits[:, :2]], axis=1)
+        runs = wrapped[:, :-4] & wrapped[:, 1:-3] & hits & wrapped[:, 3:-1] & wrapped[:, 4:]
+        wrapped = np.concatenate([runs[:, -2:], runs, runs[:, :2]], axis=1)
+        hits = wrapped[:, :-4] | wrapped[:, 1:-3] | runs | wrapped[:, 3:-1] | wrapped[:, 4:]
+    else:
+        # Neighbouring directions around the circle, wrapping: [n, 48 + 2].
+        wrapped = np.concatenate([hits[:, -1:], hits, hits[:, :1]], axis=1)
+        runs = wrapped[:, :-2] & hits & wrapped[:, 2:]
+        wrapped = np.concatenate([runs[:, -1:], runs, runs[:, :1]], axis=1)
+        hits = wrapped[:, :-2] | runs | wrapped[:, 2:]
     if judged is None:
         # The usual case, without the masks: the same shares, in float64 as below.
         return hits.sum(axis=1) / np.float64(RIM_ANGLES), sharpness.sum(axis=1) / np.float64(RIM_ANGLES)

@@ -102,6 +102,18 @@ def test_discs_on_discs_of_their_own_colour(profile, seed):
     assert same(recognize(image, profile).to_json()["state"]["stacks"], towers)
 
 
+@pytest.mark.parametrize("seed", [41, 42])
+def test_discs_on_discs_of_their_own_colour_in_a_flat_view(profile, seed):
+    # A frame of less than half the contrast the camera was calibrated with (haze, a soft lens)
+    # leaves the dark line of a disc on one of its own colour 1-2 grey levels deep: judged
+    # direction by direction it was lost (the 1blue on 2blue, the 3red on 4red); averaged over
+    # a short arc of the rim it shows, and the plain frames' textures make no ghosts of it.
+    towers = [["4red", "3red", "1orange"], ["4yellow", "2yellow"], ["3green", "2green", "1green"], ["2blue", "1blue"]]
+    image = render_table(towers, STANDARD, seed=seed)
+    flat = np.clip(image.astype(np.float32) * 0.45 + 128 * 0.55, 0, 255).astype(np.uint8)
+    assert same(recognize(flat, profile).to_json()["state"]["stacks"], towers)
+
+
 @pytest.mark.parametrize("offset", [6.0, 8.0])
 def test_small_disc_far_off_centre_on_a_big_one(profile, offset):
     # A 1 on a 4 can sit 10 mm off its centre without overhanging; on its own colour only its
@@ -135,6 +147,30 @@ def test_disc_the_colour_of_the_board_is_not_taken_for_one_on_its_own_colour(pro
     assert _ring_colour(labels, board, (80, 80), 38.0) == blue  # colour labels alone: blue
     assert _board_like_ring(context, (80, 80), 38.0)  # counting the board: board-like
     assert not _board_like_ring(context, (80, 80), 45.0)  # the blue disc below is not
+
+
+def test_a_colour_the_camera_can_barely_tell_from_the_board_counts_as_board_in_the_ring(profile):
+    # Tilted re-shoot (the tracker's false alarm, S1 seq015): just inside the rim of a 3white on
+    # a 4blue on the cream board, labels were white 158, board 178 and blue 195 pixels (the lower
+    # disc's fringe). White, whose calibrated colour lies within LABEL_SIGMA of the board, is
+    # board to that test: the ring is board-like, and the disc is not judged by a dark line.
+    # (The standard set has no white: yellow stands in for it here.)
+    from types import SimpleNamespace
+
+    from vision.varanasi import _board_like_ring, _Frame
+
+    colours = _Frame.from_profile(profile).colours
+    board, blue, pale = len(colours.names), colours.names.index("blue"), colours.names.index("yellow")
+    yy, xx = np.mgrid[:160, :160]
+    distance, angle = np.hypot(xx - 80, yy - 80), np.arctan2(yy - 80, xx - 80) + np.pi
+    labels = np.full((160, 160), board, np.uint8)
+    labels[distance <= 45] = blue
+    top = distance <= 37.5
+    labels[top] = np.where(angle[top] < 0.3 * 2 * np.pi, pale, np.where(angle[top] < 0.64 * 2 * np.pi, board, blue))
+    barely = SimpleNamespace(labels=labels, frame=SimpleNamespace(colours=colours, board_like_colours=(pale,)))
+    plainly = SimpleNamespace(labels=labels, frame=SimpleNamespace(colours=colours, board_like_colours=()))
+    assert _board_like_ring(barely, (80, 80), 38.0)
+    assert not _board_like_ring(plainly, (80, 80), 38.0)
 
 
 def test_colour_chain_does_not_give_a_disc_the_colour_of_the_one_below():
