@@ -14,6 +14,7 @@ size with the inventory (each colour at most once per size), by the Hungarian me
 from __future__ import annotations
 
 import copy
+import threading
 from dataclasses import dataclass, field
 from functools import cached_property
 
@@ -333,21 +334,24 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
 # the profile as it was parsed, so that a profile changed in place is parsed again.
 _PARSED_PROFILES: dict[int, tuple[dict, dict, _Frame]] = {}
 _PARSED_PROFILES_KEPT = 4
+# A web page and a table's tracker may read frames from two threads.
+_PARSED_PROFILES_LOCK = threading.Lock()
 
 
 def _parsed_profile(profile: dict) -> _Frame:
-    kept = _PARSED_PROFILES.get(id(profile))
-    try:
-        if kept is not None and kept[0] is profile and kept[1] == profile:
-            return kept[2]
-    except (TypeError, ValueError):  # values that do not compare (arrays): parsed again
-        pass
-    frame = _Frame.from_profile(profile)
-    while len(_PARSED_PROFILES) >= _PARSED_PROFILES_KEPT:
-        _PARSED_PROFILES.pop(next(iter(_PARSED_PROFILES)))
-    # The profile itself is kept too, so that its id cannot be taken by another object.
-    _PARSED_PROFILES[id(profile)] = (profile, copy.deepcopy(profile), frame)
-    return frame
+    with _PARSED_PROFILES_LOCK:
+        kept = _PARSED_PROFILES.get(id(profile))
+        try:
+            if kept is not None and kept[0] is profile and kept[1] == profile:
+                return kept[2]
+        except (TypeError, ValueError):  # values that do not compare (arrays): parsed again
+            pass
+        frame = _Frame.from_profile(profile)
+        while len(_PARSED_PROFILES) >= _PARSED_PROFILES_KEPT:
+            _PARSED_PROFILES.pop(next(iter(_PARSED_PROFILES)))
+        # The profile itself is kept too, so that its id cannot be taken by another object.
+        _PARSED_PROFILES[id(profile)] = (profile, copy.deepcopy(profile), frame)
+        return frame
 
 
 def _seeds(edges, frame: _Frame) -> list[np.ndarray]:
