@@ -331,18 +331,8 @@ def _rim_scores(
         judged = clear if judged is None else judged & clear
     if judged is not None:
         hits &= judged
-    if valley is not None:
-        # Runs of five neighbouring directions (see VALLEY_ARC_EASING), wrapping: [n, 48 + 4].
-        wrapped = np.concatenate([hits[:, -2:], hits, hits[:, :2]], axis=1)
-        runs = wrapped[:, :-4] & wrapped[:, 1:-3] & hits & wrapped[:, 3:-1] & wrapped[:, 4:]
-        wrapped = np.concatenate([runs[:, -2:], runs, runs[:, :2]], axis=1)
-        hits = wrapped[:, :-4] | wrapped[:, 1:-3] | runs | wrapped[:, 3:-1] | wrapped[:, 4:]
-    else:
-        # Neighbouring directions around the circle, wrapping: [n, 48 + 2].
-        wrapped = np.concatenate([hits[:, -1:], hits, hits[:, :1]], axis=1)
-        runs = wrapped[:, :-2] & hits & wrapped[:, 2:]
-        wrapped = np.concatenate([runs[:, -1:], runs, runs[:, :1]], axis=1)
-        hits = wrapped[:, :-2] | runs | wrapped[:, 2:]
+    # Runs of five directions for a dark line (see VALLEY_ARC_EASING), of three for a rim.
+    hits = _in_runs(hits, 2 if valley is not None else 1)
     if judged is None:
         # The usual case, without the masks: the same shares, in float64 as below.
         return hits.sum(axis=1) / np.float64(RIM_ANGLES), sharpness.sum(axis=1) / np.float64(RIM_ANGLES)
@@ -351,6 +341,18 @@ def _rim_scores(
     sharpness = (sharpness * judged).sum(axis=1) / np.maximum(shown, 1)
     enough = shown >= RIM_ANGLES / 3
     return np.where(enough, coverage, 0.0), np.where(enough, sharpness, 0.0)
+
+
+def _in_runs(hits: np.ndarray, reach: int) -> np.ndarray:
+    """The hits [n, directions] that lie in a run of at least 2 * reach + 1 neighbouring
+    directions around the circle (wrapping)."""
+    def shifted(values: np.ndarray) -> list[np.ndarray]:
+        wrapped = np.concatenate([values[:, -reach:], values, values[:, :reach]], axis=1)
+        width = values.shape[1]
+        return [wrapped[:, offset: offset + width] for offset in range(2 * reach + 1)]
+
+    runs = np.logical_and.reduce(shifted(hits))  # the middles of full runs
+    return np.logical_or.reduce(shifted(runs))
 
 
 def _rim_samples(edges: EdgeField, centres, radius: float) -> tuple[np.ndarray, np.ndarray | None]:
