@@ -223,12 +223,19 @@ def _smoothed_vote_counts(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
     uy = edges.gy[rows, columns] / norm
     ys, xs = rows.astype(np.float32), columns.astype(np.float32)
     votes = np.empty((len(radii), height, width), dtype=np.float32)
-    for plane, radius_map in enumerate(radii):
-        r = radius_map[rows, columns]
+    count = len(rows)
+    cx, cy = np.empty((2 * count, 1), dtype=np.float32), np.empty((2 * count, 1), dtype=np.float32)
+    # Every plane's radii at the strong pixels in one gather; the steps written into one buffer
+    # per axis (the same float32 values as concatenating the two ways).
+    for plane, r in enumerate(radii[:, rows, columns]):
         # Steps along the gradient, taken both ways, to whole pixels.
         step_x, step_y = r * ux, r * uy
-        cx = np.rint(np.concatenate([xs + step_x, xs - step_x])).reshape(-1, 1)
-        cy = np.rint(np.concatenate([ys + step_y, ys - step_y])).reshape(-1, 1)
+        np.add(xs, step_x, out=cx[:count, 0])
+        np.subtract(xs, step_x, out=cx[count:, 0])
+        np.add(ys, step_y, out=cy[:count, 0])
+        np.subtract(ys, step_y, out=cy[count:, 0])
+        np.rint(cx, out=cx)
+        np.rint(cy, out=cy)
         # OpenCV counts them straight into the plane (as float32, exact for counts), leaving out
         # those outside the frame, in a fraction of the time of numpy's counting and conversion.
         cv2.calcHist([cy, cx], [0, 1], None, [height, width], [0, height, 0, width], hist=votes[plane])
@@ -297,10 +304,18 @@ def _rim_scores(
         hits = darkest < sides - valley.depth
         hits &= valley.allowed[valley.labels.reshape(-1)[flat[..., 4]]]
     else:
-        band = flat[..., 1:4]
-        radial = np.abs(gx[band] * _COS32[:, None] + gy[band] * _SIN32[:, None])
+        # One contiguous copy of the band's indices, gathered from by `take` and worked in place
+        # (the same float32 operations in the same order): numpy's fancy indexing of three
+        # planes through a strided index costs more than the arithmetic on a few hundred samples.
+        band = np.ascontiguousarray(flat[..., 1:4])
+        radial = np.take(gx, band)
+        radial *= _COS32[:, None]
+        across = np.take(gy, band)
+        across *= _SIN32[:, None]
+        radial += across
+        np.abs(radial, out=radial)
         # A rim crossed at a slant (another disc's rim) is not this circle's rim.
-        aligned = radial >= edges.rim_floor(strictness)[band]
+        aligned = radial >= np.take(edges.rim_floor(strictness), band)
         hits = aligned[..., 0] | aligned[..., 1] | aligned[..., 2]  # faster than any() on 3
         sharpness = radial[..., 1].copy()  # the band's middle samples lie on the circle
     if exclude:
@@ -317,14 +332,19 @@ def _rim_scores(
         judged = clear if judged is None else judged & clear
     if judged is not None:
         hits &= judged
-    # Neighbouring directions around the circle, wrapping: [n, 48 + 2].
-    wrapped = np.concatenate([hits[:, -1:], hits, hits[:, :1]], axis=1)
-    runs = wrapped[:, :-2] & hits & wrapped[:, 2:]
-    wrapped = np.concatenate([runs[:, -1:], runs, runs[:, :1]], axis=1)
-    hits = wrapped[:, :-2] | runs | wrapped[:, 2:]
+    # Neighbouring directions around the circle, wrapping: [n, 48 + 2], one buffer for both.
+    wrapped = np.empty((len(hits), RIM_ANGLES + 2), dtype=bool)
+    wrapped[:, 1:-1] = hits
+    wrapped[:, 0], wrapped[:, -1] = hits[:, -1], hits[:, 0]
+    runs = wrapped[:, :-2] & hits
+    runs &= wrapped[:, 2:]
+    wrapped[:, 1:-1] = runs
+    wrapped[:, 0], wrapped[:, -1] = runs[:, -1], runs[:, 0]
+    hits = wrapped[:, :-2] | runs
+    hits |= wrapped[:, 2:]
     if judged is None:
         # The usual case, without the masks: the same shares, in float64 as below.
-        return hits.sum(axis=1) / np.float64(RIM_ANGLES), sharpness.sum(axis=1) / np.float64(RIM_ANGLES)
+        return np.count_nonzero(hits, axis=1) / np.float64(RIM_ANGLES), sharpness.sum(axis=1) / np.float64(RIM_ANGLES)
     shown = judged.sum(axis=1)
     coverage = hits.sum(axis=1) / np.maximum(shown, 1)
     sharpness = (sharpness * judged).sum(axis=1) / np.maximum(shown, 1)
