@@ -295,14 +295,22 @@ def _rim_scores(
         judged = np.concatenate([np.ones(g[0].shape[:2], dtype=bool) if g[1] is None else g[1] for g in groups])
     gx, gy = edges.gx.reshape(-1), edges.gy.reshape(-1)
     if valley is not None:
-        on_circle = flat[..., 2]
-        sharpness = np.abs(gx[on_circle] * _COS32 + gy[on_circle] * _SIN32)
-        lightness = edges.lightness[flat]
+        # Gathers by `take` from contiguous index copies, arithmetic in place (as below).
+        on_circle = np.ascontiguousarray(flat[..., 2])
+        sharpness = np.take(gx, on_circle)
+        sharpness *= _COS32
+        across = np.take(gy, on_circle)
+        across *= _SIN32
+        sharpness += across
+        np.abs(sharpness, out=sharpness)
+        lightness = np.take(edges.lightness, flat)
         sides = np.minimum(lightness[..., 0], lightness[..., 4])
+        sides -= valley.depth
         # Pairwise minima: numpy reduces a short last axis slowly.
-        darkest = np.minimum(np.minimum(lightness[..., 1], lightness[..., 2]), lightness[..., 3])
-        hits = darkest < sides - valley.depth
-        hits &= valley.allowed[valley.labels.reshape(-1)[flat[..., 4]]]
+        darkest = np.minimum(lightness[..., 1], lightness[..., 2])
+        np.minimum(darkest, lightness[..., 3], out=darkest)
+        hits = darkest < sides
+        hits &= np.take(valley.allowed, np.take(valley.labels.reshape(-1), np.ascontiguousarray(flat[..., 4])))
     else:
         # One contiguous copy of the band's indices, gathered from by `take` and worked in place
         # (the same float32 operations in the same order): numpy's fancy indexing of three
