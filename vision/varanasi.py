@@ -652,11 +652,20 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
         distance = cv2.distanceTransform(mask, cv2.DIST_L2, 5)
         # Only a disc centred near the reference belongs to this tower: shadows can join the
         # footprint to a neighbouring tower's.
+        # Worked on the box of that circle only (outside it every value is left out anyway): the
+        # first highest value in the box is the first in the whole distance map, unless every
+        # value is left out (then the map's first pixel, as argmax gives on all zeros).
         full_corner = (corner / WORK_SCALE).astype(int)
-        yy, xx = _pixel_grid(full_corner[1], full_corner[1] + mask.shape[0], full_corner[0], full_corner[0] + mask.shape[1])
-        distance[(xx - reference[0]) ** 2 + (yy - reference[1]) ** 2 > zone * zone] = 0
-        cy, cx = np.unravel_index(int(np.argmax(distance)), distance.shape)
-        found = float(distance[cy, cx])
+        window, yy, xx = _circle_window(distance.shape, reference - full_corner, zone)
+        yy, xx = yy + full_corner[1], xx + full_corner[0]
+        near = distance[window]
+        near[(xx - reference[0]) ** 2 + (yy - reference[1]) ** 2 > zone * zone] = 0
+        cy, cx = np.unravel_index(int(np.argmax(near)), near.shape) if near.size else (0, 0)
+        found = float(near[cy, cx]) if near.size else 0.0
+        if found > 0.0:
+            cy, cx = cy + window[0].start, cx + window[1].start
+        else:
+            cy, cx = 0, 0
         cy, cx = cy + int(full_corner[1]), cx + int(full_corner[0])
         level = len(chain)
         candidates = [s for s in pieces.sizes if below is None or s < below]

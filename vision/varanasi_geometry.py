@@ -232,12 +232,19 @@ def _smoothed_vote_counts(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
     uy = edges.gy[rows, columns] / norm
     ys, xs = rows.astype(np.float32), columns.astype(np.float32)
     votes = np.empty((len(radii), height, width), dtype=np.float32)
-    for plane, radius_map in enumerate(radii):
-        r = radius_map[rows, columns]
+    count = len(rows)
+    cx, cy = np.empty((2 * count, 1), dtype=np.float32), np.empty((2 * count, 1), dtype=np.float32)
+    # Every plane's radii at the strong pixels in one gather; the steps written into one buffer
+    # per axis (the same float32 values as concatenating the two ways).
+    for plane, r in enumerate(radii[:, rows, columns]):
         # Steps along the gradient, taken both ways, to whole pixels.
         step_x, step_y = r * ux, r * uy
-        cx = np.rint(np.concatenate([xs + step_x, xs - step_x])).reshape(-1, 1)
-        cy = np.rint(np.concatenate([ys + step_y, ys - step_y])).reshape(-1, 1)
+        np.add(xs, step_x, out=cx[:count, 0])
+        np.subtract(xs, step_x, out=cx[count:, 0])
+        np.add(ys, step_y, out=cy[:count, 0])
+        np.subtract(ys, step_y, out=cy[count:, 0])
+        np.rint(cx, out=cx)
+        np.rint(cy, out=cy)
         # OpenCV counts them straight into the plane (as float32, exact for counts), leaving out
         # those outside the frame, in a fraction of the time of numpy's counting and conversion.
         cv2.calcHist([cy, cx], [0, 1], None, [height, width], [0, height, 0, width], hist=votes[plane])
@@ -298,23 +305,38 @@ def _rim_scores(
         judged = np.concatenate([np.ones(g[0].shape[:2], dtype=bool) if g[1] is None else g[1] for g in groups])
     gx, gy = edges.gx.reshape(-1), edges.gy.reshape(-1)
     if valley is not None:
-        on_circle = flat[..., 2]
-        sharpness = np.abs(gx[on_circle] * _COS32 + gy[on_circle] * _SIN32)
-        lightness = edges.lightness[flat]
+        # Gathers by `take` from contiguous index copies, arithmetic in place (as below).
+        on_circle = np.ascontiguousarray(flat[..., 2])
+        sharpness = np.take(gx, on_circle)
+        sharpness *= _COS32
+        across = np.take(gy, on_circle)
+        across *= _SIN32
+        sharpness += across
+        np.abs(sharpness, out=sharpness)
+        lightness = np.take(edges.lightness, flat)
         # The mean of each direction and its neighbours either way, wrapping around the circle.
         wrapped = np.concatenate([lightness[:, -1:], lightness, lightness[:, :1]], axis=1)
         lightness = (wrapped[:, :-2] + lightness + wrapped[:, 2:]) / np.float32(3.0)
         sides = np.minimum(lightness[..., 0], lightness[..., 4])
+        sides -= np.float32(max(valley.depth / VALLEY_ARC_EASING, VALLEY_LEAST_DEPTH))
         # Pairwise minima: numpy reduces a short last axis slowly.
-        darkest = np.minimum(np.minimum(lightness[..., 1], lightness[..., 2]), lightness[..., 3])
-        depth = max(valley.depth / VALLEY_ARC_EASING, VALLEY_LEAST_DEPTH)
-        hits = darkest < sides - np.float32(depth)
-        hits &= valley.allowed[valley.labels.reshape(-1)[flat[..., 4]]]
+        darkest = np.minimum(lightness[..., 1], lightness[..., 2])
+        np.minimum(darkest, lightness[..., 3], out=darkest)
+        hits = darkest < sides
+        hits &= np.take(valley.allowed, np.take(valley.labels.reshape(-1), np.ascontiguousarray(flat[..., 4])))
     else:
-        band = flat[..., 1:4]
-        radial = np.abs(gx[band] * _COS32[:, None] + gy[band] * _SIN32[:, None])
+        # One contiguous copy of the band's indices, gathered from by `take` and worked in place
+        # (the same float32 operations in the same order): numpy's fancy indexing of three
+        # planes through a strided index costs more than the arithmetic on a few hundred samples.
+        band = np.ascontiguousarray(flat[..., 1:4])
+        radial = np.take(gx, band)
+        radial *= _COS32[:, None]
+        across = np.take(gy, band)
+        across *= _SIN32[:, None]
+        radial += across
+        np.abs(radial, out=radial)
         # A rim crossed at a slant (another disc's rim) is not this circle's rim.
-        aligned = radial >= edges.rim_floor(strictness)[band]
+        aligned = radial >= np.take(edges.rim_floor(strictness), band)
         hits = aligned[..., 0] | aligned[..., 1] | aligned[..., 2]  # faster than any() on 3
         sharpness = radial[..., 1].copy()  # the band's middle samples lie on the circle
     if exclude:
@@ -335,7 +357,7 @@ def _rim_scores(
     hits = _in_runs(hits, 2 if valley is not None else 1)
     if judged is None:
         # The usual case, without the masks: the same shares, in float64 as below.
-        return hits.sum(axis=1) / np.float64(RIM_ANGLES), sharpness.sum(axis=1) / np.float64(RIM_ANGLES)
+        return np.count_nonzero(hits, axis=1) / np.float64(RIM_ANGLES), sharpness.sum(axis=1) / np.float64(RIM_ANGLES)
     shown = judged.sum(axis=1)
     coverage = hits.sum(axis=1) / np.maximum(shown, 1)
     sharpness = (sharpness * judged).sum(axis=1) / np.maximum(shown, 1)
