@@ -140,9 +140,8 @@ def lighting_covariance(mean: np.ndarray, covariance: np.ndarray) -> np.ndarray:
 
 
 def colour_moments(lab_pixels: np.ndarray, floor: float = COVARIANCE_FLOOR) -> tuple[np.ndarray, np.ndarray]:
-    """Mean and covariance (with a noise floor) of a colour's pixels, as arrays: what
-    `colour_statistics` writes down, unrounded, for a model used at once (np.cov and the
-    readable form cost more than the pixels of a crop's border)."""
+    """Mean and covariance (with a noise floor) of a colour's pixels, as arrays (a model used at
+    once needs no readable form, which costs more than the pixels of a crop's border)."""
     pixels = trimmed_pixels(np.asarray(lab_pixels, dtype=float))
     mean = pixels.mean(axis=0)
     centred = pixels - mean
@@ -151,9 +150,7 @@ def colour_moments(lab_pixels: np.ndarray, floor: float = COVARIANCE_FLOOR) -> t
 
 def colour_statistics(lab_pixels: np.ndarray, floor: float = COVARIANCE_FLOOR) -> dict:
     """Readable mean and covariance (with a noise floor) of a colour's pixels."""
-    pixels = trimmed_pixels(np.asarray(lab_pixels, dtype=float))
-    mean = pixels.mean(axis=0)
-    covariance = np.cov(pixels, rowvar=False) + floor * np.eye(3)
+    mean, covariance = colour_moments(lab_pixels, floor)
     return {
         "lab_mean": [round(float(v), 2) for v in mean],
         "lab_covariance": [[round(float(v), 3) for v in row] for row in covariance],

@@ -15,16 +15,12 @@ DISC_MARGIN = 1.3
 
 def board_distance2(lab_pixels: np.ndarray, board_model: dict) -> np.ndarray:
     """Squared Mahalanobis distance of (n, 3) Lab pixels from the board, lenient on lightness."""
-    return board_distance2_and_log_norm(lab_pixels, board_model)[0]
-
-
-def board_distance2_and_log_norm(lab_pixels: np.ndarray, board_model: dict) -> tuple[np.ndarray, float]:
-    """The distances and the Gaussian's -0.5 log det, to compare with colour likelihoods."""
-    return board_distance2_by_terms(lab_pixels, board_terms(board_model))
+    return board_distance2_by_terms(lab_pixels, board_terms(board_model))[0]
 
 
 def board_distance2_by_terms(lab_pixels: np.ndarray, terms) -> tuple[np.ndarray, float]:
-    """`board_distance2_and_log_norm` with the board's terms (see `board_terms`) made already."""
+    """The distances from a board given by its terms (see `board_terms`), and the Gaussian's
+    -0.5 log det, to compare with colour likelihoods."""
     mean, whitening, log_norm = terms
     whitened = (np.asarray(lab_pixels, dtype=np.float32) - mean) @ whitening
     distance2 = (whitened * whitened) @ np.ones(3, dtype=np.float32)  # faster than a short-axis sum
