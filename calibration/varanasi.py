@@ -14,6 +14,7 @@ from engines.errors import ArbiterError
 from vision.varanasi_assignment import assign
 from vision.varanasi_colour import (
     colour_statistics,
+    lab_to_srgb,
     lamp_gains,
     neutralise,
     srgb_to_lab,
@@ -237,9 +238,7 @@ def _assign_colours(image_bgr, circles, sizes_of, pixels, pieces: PieceSet) -> d
     colours of the set itself (each size's discs take each colour once)."""
     ids = sorted(sizes_of)
     observed_lab = np.array([np.median(trimmed_pixels(pixels[i]), axis=0) for i in ids])
-    observed_rgb = cv2.cvtColor(
-        np.clip(observed_lab, 0, 255).astype(np.uint8).reshape(-1, 1, 3), cv2.COLOR_LAB2RGB
-    ).reshape(-1, 3).astype(float)
+    observed_rgb = lab_to_srgb(observed_lab)
     gains = lamp_gains(observed_rgb, np.array(pieces.hints_srgb, dtype=float))
     neutral_lab = srgb_to_lab(neutralise(observed_rgb, gains))
     references = srgb_to_lab(np.array(pieces.hints_srgb, dtype=float))

@@ -264,6 +264,12 @@ class _Frame:
     pieces: PieceSet
     scale: ScaleField
     colours: ColourModel
+    # The colour of a disc's ring is judged with greys (black, white) growing lighter along the
+    # lamp's grey axis: a black face lit lighter than in calibration takes more of a tinted
+    # lamp's tint. Pixel labels keep the plain lightness axis: they shape footprints and rim
+    # tests, and with the grey axis white pixels on a cream board moved between white and board
+    # (the plain bench lost a 2white and a 1yellow on S1 ill03b).
+    ring_colours: ColourModel
     board: dict
     board_area: np.ndarray | None
     weakest_rim: float
@@ -287,6 +293,7 @@ class _Frame:
             pieces = PieceSet.from_json(profile["pieceset"])
             scale = ScaleField(*profile["px_per_mm"])
             colours = ColourModel.from_profile({c: profile["colours"][c] for c in pieces.colours})
+            ring_colours = ColourModel.from_profile({c: profile["colours"][c] for c in pieces.colours}, tinted_greys=True)
             rims = tuple(float(profile["colours"][c]["rim_coverage"]) for c in pieces.colours)
             weakest = min(rims)
             weakest_votes = min(float(profile["colours"][c]["rim_votes"]) for c in pieces.colours)
@@ -297,7 +304,7 @@ class _Frame:
             board_area = np.array([[ch == "#" for ch in row] for row in area]) if area else None
         except (KeyError, TypeError, ValueError, np.linalg.LinAlgError) as exc:
             raise ArbiterError(f"Varanasi profile is incomplete or damaged ({exc.__class__.__name__}: {exc}); calibrate again") from None
-        return cls(pieces, scale, colours, board, board_area, weakest, rims, weakest_votes, image_size)
+        return cls(pieces, scale, colours, ring_colours, board, board_area, weakest, rims, weakest_votes, image_size)
 
 
 def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
@@ -794,7 +801,7 @@ def _colour_slots(lab_bytes, labels, origin, frame: _Frame, circles) -> list[Dis
         # calibrated colour (a pale top disc, haze), and the few pixels left are the rim's fringe.
         shown = max(MIN_RING_PIXELS, COLOURED_SHARE * np.count_nonzero(region))
         ring = coloured if np.count_nonzero(coloured) >= shown else region
-        probabilities = _colour_probabilities(lab_bytes[window], ring, frame.colours)
+        probabilities = _colour_probabilities(lab_bytes[window], ring, frame.ring_colours)
         ranked = tuple(sorted(zip(frame.colours.names, probabilities), key=lambda p: -p[1]))
         slots.append(DiscReading(
             size=size,

@@ -2,8 +2,9 @@
 
 Colours are handled in OpenCV's 8-bit Lab scale (L, a, b all 0..255, a and b centred on 128), in
 the camera's own colour space: the calibration photo is taken under the same lamp as the game,
-so the learnt models already carry the lamp's cast. Only naming the learnt clusters after the
-piece set's sRGB hints needs the cast removed (`lamp_gains`).
+so the learnt models already carry the lamp's cast. Naming the learnt clusters after the piece
+set's sRGB hints needs the cast removed (`lamp_gains`); the same gains tell which way a grey
+disc's colour moves as it catches more or less light under that lamp (`lamp_grey_axis`).
 """
 from __future__ import annotations
 
@@ -35,6 +36,12 @@ def srgb_to_lab(rgb) -> np.ndarray:
     return cv2.cvtColor(bgr, cv2.COLOR_BGR2LAB).reshape(-1, 3).astype(float)
 
 
+def lab_to_srgb(lab) -> np.ndarray:
+    """8-bit Lab (n, 3) -> sRGB triples (n, 3) in 0..255."""
+    lab = np.clip(np.asarray(lab, dtype=float), 0, 255).astype(np.uint8).reshape(-1, 1, 3)
+    return cv2.cvtColor(lab, cv2.COLOR_LAB2RGB).reshape(-1, 3).astype(float)
+
+
 def _srgb_to_linear(rgb: np.ndarray) -> np.ndarray:
     c = np.asarray(rgb, dtype=float) / 255.0
     return np.where(c <= 0.04045, c / 12.92, ((c + 0.055) / 1.055) ** 2.4)
@@ -59,6 +66,21 @@ def lamp_gains(observed_rgb: np.ndarray, hint_rgb: np.ndarray) -> np.ndarray:
 def neutralise(observed_rgb: np.ndarray, gains: np.ndarray) -> np.ndarray:
     """Observed sRGB (n, 3) with the lamp's cast removed."""
     return _linear_to_srgb(_srgb_to_linear(observed_rgb) * gains)
+
+
+def lamp_grey_axis(lab_means, hints_srgb) -> np.ndarray:
+    """Unit Lab direction in which a grey surface grows lighter under the lamp that gave the
+    set's calibrated colours `lab_means` (hints `hints_srgb`, both in the set's colour order).
+
+    Under a tinted lamp a lighter grey also takes more of the tint: 8-bit Lab's a and b scale
+    with lightness, so the lamp's greys lie on a line from black towards its white, not along
+    the L axis.
+    """
+    gains = lamp_gains(lab_to_srgb(lab_means), np.asarray(hints_srgb, dtype=float))
+    white = 1.0 / gains
+    lamp_white = srgb_to_lab(_linear_to_srgb(white / white.max()))[0]
+    direction = lamp_white - np.array([0.0, 128.0, 128.0])
+    return direction / np.linalg.norm(direction)
 
 
 def trimmed_pixels(lab_pixels: np.ndarray) -> np.ndarray:
@@ -97,12 +119,16 @@ class ColourModel:
     log_norms: np.ndarray  # (k,)
 
     @classmethod
-    def from_profile(cls, colours: dict) -> "ColourModel":
+    def from_profile(cls, colours: dict, tinted_greys: bool = False) -> "ColourModel":
+        """The models of the profile's `colours`; with `tinted_greys`, a colour without chroma of
+        its own under the lamp grows lighter along the lamp's grey axis (see `lightness_direction`)."""
         names = tuple(colours)
         means = np.array([colours[n]["lab_mean"] for n in names], dtype=float)
+        grey_axis = lamp_grey_axis(means, [colours[n]["hint_srgb"] for n in names]) if tinted_greys else None
         covariances = np.array([
-            lighting_covariance(np.array(colours[n]["lab_mean"], dtype=float), np.array(colours[n]["lab_covariance"], dtype=float))
-            for n in names
+            lighting_covariance(mean, np.array(colours[n]["lab_covariance"], dtype=float),
+                                lightness_direction(mean, grey_axis))
+            for n, mean in zip(names, means)
         ])
         whitening = np.concatenate([np.linalg.cholesky(np.linalg.inv(c)) for c in covariances], axis=1)
         log_norms = -0.5 * np.log(np.linalg.det(covariances))
@@ -128,10 +154,25 @@ class ColourModel:
         return self.log_norms[None, :] - 0.5 * self.distances2(lab)
 
 
-def lighting_covariance(mean: np.ndarray, covariance: np.ndarray) -> np.ndarray:
-    """A calibrated colour covariance widened for the lighting changes met during play."""
-    widened = covariance.copy()
-    widened[0, 0] += LIGHTING_SPREAD_L ** 2
+def lightness_direction(mean: np.ndarray, grey_axis: np.ndarray | None) -> np.ndarray:
+    """The Lab direction in which a colour grows lighter or darker with the light on it.
+
+    Along the lamp's `grey_axis` (see `lamp_grey_axis`) for a colour without chroma of its own
+    under that lamp (within MIN_CHROMA of the lamp's grey of its lightness: black, white), which
+    takes more or less of the lamp's tint as it does; along L for any other, and for every colour
+    when no grey axis is given.
+    """
+    if grey_axis is not None:
+        lamp_grey = 128.0 + grey_axis[1:] / grey_axis[0] * mean[0]
+        if np.linalg.norm(mean[1:] - lamp_grey) < MIN_CHROMA:
+            return grey_axis
+    return np.array([1.0, 0.0, 0.0])
+
+
+def lighting_covariance(mean: np.ndarray, covariance: np.ndarray, lightness: np.ndarray) -> np.ndarray:
+    """A calibrated colour covariance widened for the lighting changes met during play, lighter
+    and darker along the unit Lab direction `lightness`."""
+    widened = covariance + LIGHTING_SPREAD_L ** 2 * np.outer(lightness, lightness)
     chroma = mean[1:] - 128.0
     if np.linalg.norm(chroma) >= MIN_CHROMA:
         direction = np.concatenate([[0.0], chroma / np.linalg.norm(chroma)])
