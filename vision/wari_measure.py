@@ -242,12 +242,14 @@ def measure_regions(
         visible_share[region] = min(mask.area / expected, 1.0) if expected else 0.0
         if mask.area == 0:
             continue
-        seed_pixels[region] = np.count_nonzero(local.pixels(seed_like))
         unknown_share[region] = 1.0 - np.count_nonzero(local.pixels(known)) / mask.area
         reach = spot_masks[region].shifted(-x0, -y0)
+        crevices = 0
         for apart, crowded in labels:
-            apart_count = _labels_in(reach, apart)
-            counts[:, region] = np.maximum(counts[:, region], [apart_count, count_crowded(reach.pixels(crowded), apart_count)])
+            apart_count, spotted = _labels_in(reach, apart), reach.pixels(crowded)
+            counts[:, region] = np.maximum(counts[:, region], [apart_count, count_crowded(spotted, apart_count)])
+            crevices = max(crevices, crevice_pixels(local.pixels(crowded), spotted, apart_count))
+        seed_pixels[region] = np.count_nonzero(local.pixels(seed_like)) - crevices
     return RegionMeasures(seed_pixels, *counts, unknown_share, visible_share)
 
 
@@ -258,7 +260,22 @@ def count_crowded(labels: np.ndarray, apart_count: int) -> int:
     it is the crevice between seeds lying side by side)."""
     found = np.unique(labels)
     clear = np.count_nonzero(found > 0)
-    return clear + np.count_nonzero(found < 0) if clear > apart_count else clear
+    return clear + np.count_nonzero(found < 0) if _shaded_are_seeds(labels, apart_count) else clear
+
+
+def crevice_pixels(measured: np.ndarray, spotted: np.ndarray, apart_count: int) -> int:
+    """Seed-coloured pixels that are no seed's area: the shaded patches among a region's crowded
+    labels where it is measured (`measured`) once its spots (`spotted`, the labels within reach)
+    judge them crevices between seeds lying side by side (see `count_crowded`). Left in the area
+    they read one seed more than the spots found, for the same seeds."""
+    return 0 if _shaded_are_seeds(spotted, apart_count) else int(np.count_nonzero(measured < 0))
+
+
+def _shaded_are_seeds(labels: np.ndarray, apart_count: int) -> bool:
+    """Whether a region's shaded patches are seeds in a pile's shadow rather than crevices between
+    seeds lying side by side: the glints and clear patches among its crowded `labels` already
+    find more seeds than the count as lying apart."""
+    return np.count_nonzero(np.unique(labels) > 0) > apart_count
 
 
 def _labels_in(mask: RegionMask, labels: np.ndarray) -> int:
