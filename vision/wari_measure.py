@@ -246,9 +246,9 @@ def measure_regions(
         reach = spot_masks[region].shifted(-x0, -y0)
         crevices = 0
         for apart, crowded in labels:
-            apart_count, spotted = _labels_in(reach, apart), reach.pixels(crowded)
+            apart_count, spotted = _labels_in(reach, apart), np.unique(reach.pixels(crowded))
             counts[:, region] = np.maximum(counts[:, region], [apart_count, count_crowded(spotted, apart_count)])
-            crevices = max(crevices, crevice_pixels(local.pixels(crowded), spotted, apart_count))
+            crevices = max(crevices, crevice_pixels(local, crowded, spotted, apart_count))
         seed_pixels[region] = np.count_nonzero(local.pixels(seed_like)) - crevices
     return RegionMeasures(seed_pixels, *counts, unknown_share, visible_share)
 
@@ -263,12 +263,14 @@ def count_crowded(labels: np.ndarray, apart_count: int) -> int:
     return clear + np.count_nonzero(found < 0) if _shaded_are_seeds(labels, apart_count) else clear
 
 
-def crevice_pixels(measured: np.ndarray, spotted: np.ndarray, apart_count: int) -> int:
-    """Seed-coloured pixels that are no seed's area: the shaded patches among a region's crowded
-    labels where it is measured (`measured`) once its spots (`spotted`, the labels within reach)
-    judge them crevices between seeds lying side by side (see `count_crowded`). Left in the area
-    they read one seed more than the spots found, for the same seeds."""
-    return 0 if _shaded_are_seeds(spotted, apart_count) else int(np.count_nonzero(measured < 0))
+def crevice_pixels(measured: RegionMask, crowded: np.ndarray, spotted: np.ndarray, apart_count: int) -> int:
+    """Seed-coloured pixels that are no seed's area: where a region is `measured`, the pixels of
+    the shaded patches among the `crowded` labels once its spots (`spotted`: the labels within
+    reach) judge them crevices between seeds lying side by side (see `count_crowded`). Left in the
+    area they read one seed more than the spots found, for the same seeds."""
+    if not (spotted < 0).any() or _shaded_are_seeds(spotted, apart_count):
+        return 0
+    return int(np.count_nonzero(measured.pixels(crowded) < 0))
 
 
 def _shaded_are_seeds(labels: np.ndarray, apart_count: int) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision.wari_board import RegionMask
 from vision.wari_measure import SeedSpotter, crevice_pixels
 
 
@@ -36,11 +37,13 @@ def test_a_glintless_patch_beyond_the_rim_is_not_a_buried_seed():
 
 
 def test_a_crevice_s_shadow_is_no_seed_s_area():
-    # Two glints and a shaded patch (-1) of 30 pixels, 20 of them where the pit is measured: seeds
-    # lying side by side, so the patch is the crevice between them and leaves the area.
-    spotted = np.array([0] * 50 + [1] * 9 + [2] * 9 + [-1] * 30)
-    measured = np.array([0] * 40 + [1] * 9 + [2] * 9 + [-1] * 20)
-    assert crevice_pixels(measured, spotted, apart_count=2) == 20
+    # Two glints and a shaded patch (-1) of 6 pixels, 4 of them where the pit is measured (the
+    # left half): seeds lying side by side, so the patch is the crevice between them.
+    crowded = np.zeros((4, 8), np.int32)
+    crowded[0, :2], crowded[0, 6:], crowded[2, 2:8] = 1, 2, -1
+    measured = RegionMask(0, 0, np.arange(8)[None, :].repeat(4, axis=0) < 6)
+    spotted = np.unique(crowded)
+    assert crevice_pixels(measured, crowded, spotted, apart_count=2) == 4
     # A third glint the count as lying apart merged: the seeds pile and the dark patch may be a
     # seed in the pile's shadow, counted and measured as one.
-    assert crevice_pixels(np.append(measured, [3] * 9), np.append(spotted, [3] * 9), apart_count=2) == 0
+    assert crevice_pixels(measured, crowded, np.append(spotted, 3), apart_count=2) == 0
