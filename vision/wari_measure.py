@@ -304,8 +304,8 @@ def _board_box(geometry: BoardGeometry, frame_size: tuple[int, int]) -> tuple[in
 @lru_cache(maxsize=32)
 def _bowls(geometry: BoardGeometry, frame_size: tuple[int, int]) -> np.ndarray:
     """Pixels of the board box inside any pit's or store's rim. A half-buried seed lies under
-    others, low in its bowl; a seed-coloured patch on the board top between two bowls (the
-    lamp's glare on the wood, reached by both pits' spotting reach) is none."""
+    others, low in its bowl; a seed-coloured patch on the board top between two bowls (the wood,
+    lit or grainy under a noisy camera, within both pits' spotting reach) is none."""
     x0, y0, x1, y1 = _board_box(geometry, frame_size)
     width, height = frame_size
     inside = np.zeros((height, width), bool)
