@@ -73,13 +73,18 @@ class SeedSpotter:
         return self.cue == "glint"
 
     def spots(
-        self, frame: np.ndarray, seed_like: np.ndarray, board_like: np.ndarray | None = None
+        self,
+        frame: np.ndarray,
+        seed_like: np.ndarray,
+        board_like: np.ndarray | None = None,
+        bowls: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Label images, one label per spot and 0 elsewhere: for seeds lying apart, for a crowded pile.
 
         `board_like`: pixels whose colour says "board" (known and not seed). A glint lies on its
         seed; a lightness peak of the board's colour amid seeds is the pit floor, lit, seen
-        through the gap between them."""
+        through the gap between them. `bowls`: pixels inside a pit's or store's rim, where a
+        half-buried seed must lie (None: anywhere)."""
         # Speckles of seed colour (glare on a bare floor, wood grain) are not seeds.
         solid = cv2.morphologyEx(seed_like.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         if self.cue == "glint":
@@ -92,7 +97,7 @@ class SeedSpotter:
             if board_like is not None:
                 candidates &= ~board_like
             crowded = self._peaks(strength, candidates, self._crowded_patch())
-            return self._peaks(strength, candidates, patch), self._with_buried_seeds(solid, crowded, lightness)
+            return self._peaks(strength, candidates, patch), self._with_buried_seeds(solid, crowded, lightness, bowls)
         strength = cv2.GaussianBlur(cv2.distanceTransform(solid, cv2.DIST_L2, 5), (0, 0), 1.0)
         # A seed's centre is its own; a neighbour's lies a diameter off, or a little less where they
         # crowd. Blobs' centres keep apart by themselves, so one window serves both.
@@ -108,25 +113,30 @@ class SeedSpotter:
         pixels = np.maximum(np.bincount(labels, minlength=count + 1)[1:], 1)
         return np.stack([np.bincount(labels, xs, count + 1)[1:], np.bincount(labels, ys, count + 1)[1:]], axis=1) / pixels[:, None]
 
-    def _with_buried_seeds(self, solid: np.ndarray, glints: np.ndarray, lightness: np.ndarray) -> np.ndarray:
+    def _with_buried_seeds(
+        self, solid: np.ndarray, glints: np.ndarray, lightness: np.ndarray, bowls: np.ndarray | None
+    ) -> np.ndarray:
         """The glints' labels plus one label for each seed-coloured patch that the seeds of the
         glints do not cover (a seed-sized disc at each glint, moved by `glint_offset`), that
-        touches one of them, and that is big enough to be a half-buried seed rather than the end
-        of a long seed beside its disc, but no bigger than a seed. Shaded patches (small and dark:
-        a crevice's shadow or a seed deep in a pile) get negative labels."""
+        touches one of them, that is big enough to be a half-buried seed rather than the end of a
+        long seed beside its disc, but no bigger than a seed, and whose centre lies in a bowl.
+        Shaded patches (small and dark: a crevice's shadow or a seed deep in a pile) get negative
+        labels."""
         explained = np.zeros_like(solid)
         radius = max(1, round(self.kernel / 2))
         for x, y in self.glint_centres(glints) + np.array(self.glint_offset):
             cv2.circle(explained, (int(round(x)), int(round(y))), radius, 1, -1)
         sliver = int(_SLIVER * self.kernel) | 1
         left = cv2.morphologyEx(solid & (1 - explained), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (sliver, sliver)))
-        count, patches, stats, _ = cv2.connectedComponentsWithStats(left)
+        count, patches, stats, centres = cv2.connectedComponentsWithStats(left)
         # A buried seed lies against the seeds above it; a seed-coloured patch off on its own is
         # the lamp's glare on the wood beyond the rim.
         touching = np.bincount(patches[cv2.dilate(explained, np.ones((5, 5), np.uint8)) > 0], minlength=count) > 0
         seed_area = np.pi * self.kernel**2 / 4
         buried = touching & (stats[:, cv2.CC_STAT_AREA] >= _BURIED_SHARE * seed_area) & (stats[:, cv2.CC_STAT_AREA] <= seed_area)
         buried[0] = False
+        if bowls is not None:
+            buried &= _inside(bowls, centres)
         mean_lightness = np.bincount(patches.ravel(), lightness.ravel().astype(np.float64), count) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
         seed_lightness = float(np.median(lightness[solid > 0])) if solid.any() else 0.0
         shaded = buried & (mean_lightness < _SHADED_LIGHTNESS * seed_lightness) & (stats[:, cv2.CC_STAT_AREA] < _SHADED_SHARE * seed_area)
@@ -176,6 +186,15 @@ class SeedSpotter:
         return spotter
 
 
+def _inside(mask: np.ndarray, points: np.ndarray) -> np.ndarray:
+    """Whether each (x, y) point falls on a set pixel of `mask` (False outside the image)."""
+    x, y = np.round(points).astype(int).T
+    within = (x >= 0) & (x < mask.shape[1]) & (y >= 0) & (y < mask.shape[0])
+    inside = np.zeros(len(points), bool)
+    inside[within] = mask[y[within], x[within]]
+    return inside
+
+
 def spotters_from_json(obj: object) -> tuple[SeedSpotter, ...]:
     """A profile's seed spotters; none when calibration found no cue that shows the seeds one by one."""
     if not isinstance(obj, list):
@@ -212,7 +231,8 @@ def measure_regions(
     seed_like = seed_probability > 0.5
     known = colours.is_known(board)
     board_like = known & (seed_probability < 0.5)
-    labels = [spotter.spots(board, seed_like, board_like) for spotter in spotters] if board.size else []
+    bowls = _bowls(geometry, (width, height))
+    labels = [spotter.spots(board, seed_like, board_like, bowls) for spotter in spotters] if board.size else []
     seed_pixels = np.zeros(REGION_COUNT)
     counts = np.zeros((2, REGION_COUNT))  # apart, crowded
     unknown_share, visible_share = np.ones(REGION_COUNT), np.zeros(REGION_COUNT)
@@ -222,12 +242,14 @@ def measure_regions(
         visible_share[region] = min(mask.area / expected, 1.0) if expected else 0.0
         if mask.area == 0:
             continue
-        seed_pixels[region] = np.count_nonzero(local.pixels(seed_like))
         unknown_share[region] = 1.0 - np.count_nonzero(local.pixels(known)) / mask.area
         reach = spot_masks[region].shifted(-x0, -y0)
+        crevices = 0
         for apart, crowded in labels:
-            apart_count = _labels_in(reach, apart)
-            counts[:, region] = np.maximum(counts[:, region], [apart_count, count_crowded(reach.pixels(crowded), apart_count)])
+            apart_count, spotted = _labels_in(reach, apart), np.unique(reach.pixels(crowded))
+            counts[:, region] = np.maximum(counts[:, region], [apart_count, count_crowded(spotted, apart_count)])
+            crevices = max(crevices, crevice_pixels(local, crowded, spotted, apart_count))
+        seed_pixels[region] = np.count_nonzero(local.pixels(seed_like)) - crevices
     return RegionMeasures(seed_pixels, *counts, unknown_share, visible_share)
 
 
@@ -238,7 +260,24 @@ def count_crowded(labels: np.ndarray, apart_count: int) -> int:
     it is the crevice between seeds lying side by side)."""
     found = np.unique(labels)
     clear = np.count_nonzero(found > 0)
-    return clear + np.count_nonzero(found < 0) if clear > apart_count else clear
+    return clear + np.count_nonzero(found < 0) if _shaded_are_seeds(labels, apart_count) else clear
+
+
+def crevice_pixels(measured: RegionMask, crowded: np.ndarray, spotted: np.ndarray, apart_count: int) -> int:
+    """Seed-coloured pixels that are no seed's area: where a region is `measured`, the pixels of
+    the shaded patches among the `crowded` labels once its spots (`spotted`: the labels within
+    reach) judge them crevices between seeds lying side by side (see `count_crowded`). Left in the
+    area they read one seed more than the spots found, for the same seeds."""
+    if not (spotted < 0).any() or _shaded_are_seeds(spotted, apart_count):
+        return 0
+    return int(np.count_nonzero(measured.pixels(crowded) < 0))
+
+
+def _shaded_are_seeds(labels: np.ndarray, apart_count: int) -> bool:
+    """Whether a region's shaded patches are seeds in a pile's shadow rather than crevices between
+    seeds lying side by side: the glints and clear patches among its crowded `labels` already
+    find more seeds than the count as lying apart."""
+    return np.count_nonzero(np.unique(labels) > 0) > apart_count
 
 
 def _labels_in(mask: RegionMask, labels: np.ndarray) -> int:
@@ -260,6 +299,19 @@ def _board_box(geometry: BoardGeometry, frame_size: tuple[int, int]) -> tuple[in
     x1 = max(m.x0 + m.mask.shape[1] for m in masks)
     y1 = max(m.y0 + m.mask.shape[0] for m in masks)
     return x0, y0, max(x1, x0), max(y1, y0)
+
+
+@lru_cache(maxsize=32)
+def _bowls(geometry: BoardGeometry, frame_size: tuple[int, int]) -> np.ndarray:
+    """Pixels of the board box inside any pit's or store's rim. A half-buried seed lies under
+    others, low in its bowl; a seed-coloured patch on the board top between two bowls (the wood,
+    lit or grainy under a noisy camera, within both pits' spotting reach) is none."""
+    x0, y0, x1, y1 = _board_box(geometry, frame_size)
+    width, height = frame_size
+    inside = np.zeros((height, width), bool)
+    for mask in region_masks(geometry, frame_size):
+        inside[mask.y0 : mask.y0 + mask.mask.shape[0], mask.x0 : mask.x0 + mask.mask.shape[1]] |= mask.mask
+    return inside[y0:y1, x0:x1]
 
 
 def _expected_area(geometry: BoardGeometry, region: int, frame_width: int) -> float:
