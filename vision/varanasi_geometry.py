@@ -280,17 +280,19 @@ def _smoothed_vote_counts(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=1024)
-def _rim_offsets(radius_quarters: int, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+def _rim_offsets(radius_quarters: int, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """Offsets of the samples across a rim of radius/4 pixels, (angles, 5), in order of increasing
     radius: the inner side, the band's inner edge, the rim, the band's outer edge, the outer
-    side. Returns (dy, dx, flat offsets in an image `width` pixels wide, farthest reach)."""
+    side. Returns (dy, dx, flat offsets in an image `width` pixels wide, the band's three of
+    them in a contiguous copy, farthest reach)."""
     radius = radius_quarters / 4.0
     radii = radius + np.array([-VALLEY_SIDE_PX, -RIM_BAND_PX, 0.0, RIM_BAND_PX, VALLEY_SIDE_PX])
     # Index arrays of numpy's own index type: others are converted at every lookup.
     dx = np.rint(radii[None, :] * _COS[:, None]).astype(np.intp)
     dy = np.rint(radii[None, :] * _SIN[:, None]).astype(np.intp)
     reach = int(max(np.abs(dx).max(), np.abs(dy).max()))
-    return dy, dx, dy * width + dx, reach
+    flat = dy * width + dx
+    return dy, dx, flat, np.ascontiguousarray(flat[:, 1:4]), reach
 
 
 def rim_scores(
@@ -323,7 +325,8 @@ def _rim_scores(
 ) -> tuple[np.ndarray, np.ndarray]:
     """`rim_scores` of several groups of centres, (centres, radius) each, in one pass, their
     scores one after the other: a call costs much more than the samples of one more group."""
-    groups = [_rim_samples(edges, centres, radius) for centres, radius in circles]
+    # Edge tests read only the band's three samples of each direction, dark-line tests all five.
+    groups = [_rim_samples(edges, centres, radius, band_only=valley is None) for centres, radius in circles]
     flat = np.concatenate([g[0] for g in groups]) if len(groups) > 1 else groups[0][0]
     if all(g[1] is None for g in groups):
         judged = None  # every direction of every centre lies in the image: the usual case
@@ -351,10 +354,10 @@ def _rim_scores(
         hits = darkest < sides
         hits &= np.take(valley.allowed, np.take(valley.labels.reshape(-1), np.ascontiguousarray(flat[..., 4])))
     else:
-        # One contiguous copy of the band's indices, gathered from by `take` and worked in place
-        # (the same float32 operations in the same order): numpy's fancy indexing of three
-        # planes through a strided index costs more than the arithmetic on a few hundred samples.
-        band = np.ascontiguousarray(flat[..., 1:4])
+        # The band's contiguous indices, gathered from by `take` and worked in place (the same
+        # float32 operations in the same order): numpy's fancy indexing of three planes through
+        # a strided index costs more than the arithmetic on a few hundred samples.
+        band = flat
         radial = np.take(gx, band)
         radial *= _COS32[:, None]
         across = np.take(gy, band)
@@ -366,8 +369,8 @@ def _rim_scores(
         hits = aligned[..., 0] | aligned[..., 1] | aligned[..., 2]  # faster than any() on 3
         sharpness = radial[..., 1].copy()  # the band's middle samples lie on the circle
     if exclude:
-        centres = np.concatenate([np.rint(np.atleast_2d(np.asarray(c, dtype=float))) for c, _ in circles])
-        radii = np.concatenate([np.full(len(g[0]), radius, dtype=np.float32) for g, (_, radius) in zip(groups, circles)])
+        centres = np.concatenate([g[2] for g in groups]) if len(groups) > 1 else groups[0][2]
+        radii = np.repeat(np.array([radius for _, radius in circles], dtype=np.float32), [len(g[2]) for g in groups])
         rim_x = centres[:, 0, None].astype(np.float32) + radii[:, None] * _COS32
         rim_y = centres[:, 1, None].astype(np.float32) + radii[:, None] * _SIN32
         known = np.asarray(exclude, dtype=np.float32)[:, :, None, None]  # (k, 3, 1, 1)
@@ -383,7 +386,7 @@ def _rim_scores(
     hits = _in_runs(hits, 2 if valley is not None else 1)
     if judged is None:
         # The usual case, without the masks: the same shares, in float64 as below.
-        return np.count_nonzero(hits, axis=1) / np.float64(RIM_ANGLES), sharpness.sum(axis=1) / np.float64(RIM_ANGLES)
+        return hits.sum(axis=1) / np.float64(RIM_ANGLES), sharpness.sum(axis=1) / np.float64(RIM_ANGLES)
     shown = judged.sum(axis=1)
     coverage = hits.sum(axis=1) / np.maximum(shown, 1)
     sharpness = (sharpness * judged).sum(axis=1) / np.maximum(shown, 1)
@@ -394,29 +397,39 @@ def _rim_scores(
 def _in_runs(hits: np.ndarray, reach: int) -> np.ndarray:
     """The hits [n, directions] that lie in a run of at least 2 * reach + 1 neighbouring
     directions around the circle (wrapping)."""
-    def shifted(values: np.ndarray) -> list[np.ndarray]:
-        wrapped = np.concatenate([values[:, -reach:], values, values[:, :reach]], axis=1)
-        width = values.shape[1]
-        return [wrapped[:, offset: offset + width] for offset in range(2 * reach + 1)]
-
-    runs = np.logical_and.reduce(shifted(hits))  # the middles of full runs
-    return np.logical_or.reduce(shifted(runs))
+    # Each direction's neighbourhood counted by one matrix product (whole numbers, exact): fewer
+    # and cheaper calls than shifted copies of the hits.
+    window = _run_window(reach)
+    middles = hits.astype(np.float32) @ window == 2 * reach + 1  # the middles of full runs
+    return middles.astype(np.float32) @ window > 0
 
 
-def _rim_samples(edges: EdgeField, centres, radius: float) -> tuple[np.ndarray, np.ndarray | None]:
+@lru_cache(maxsize=4)
+def _run_window(reach: int) -> np.ndarray:
+    """(directions, directions) float32: column i picks direction i and its `reach` neighbours
+    either way around the circle."""
+    apart = (np.arange(RIM_ANGLES)[:, None] - np.arange(RIM_ANGLES)[None, :]) % RIM_ANGLES
+    return (np.minimum(apart, RIM_ANGLES - apart) <= reach).astype(np.float32)
+
+
+def _rim_samples(
+    edges: EdgeField, centres, radius: float, band_only: bool = False
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
     """Flat indices of the samples across the rim of `radius` around each centre (n, angles, 5;
-    see `_rim_offsets`) and which directions lie in the image (n, angles; None: every one)."""
+    see `_rim_offsets`; with `band_only`, the band's three, contiguous), which directions lie
+    in the image (n, angles; None: every one), and the centres rounded to whole pixels."""
     centres = np.rint(np.atleast_2d(np.asarray(centres, dtype=float))).astype(np.intp)
     height, width = edges.shape
-    dy, dx, offsets, reach = _rim_offsets(int(round(radius * 4)), width)
+    dy, dx, offsets, band, reach = _rim_offsets(int(round(radius * 4)), width)
     low, high = centres.min(axis=0), centres.max(axis=0)
     if low[0] >= reach and low[1] >= reach and high[0] < width - reach and high[1] < height - reach:
         # Every sample of every candidate lies in the image: the usual case, and a cheap one.
-        return (centres[:, 1] * width + centres[:, 0])[:, None, None] + offsets[None], None
+        return (centres[:, 1] * width + centres[:, 0])[:, None, None] + (band if band_only else offsets)[None], None, centres
     ys = centres[:, 1, None, None] + dy[None]
     xs = centres[:, 0, None, None] + dx[None]
     inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
-    return np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1), inside.all(axis=2)
+    flat = np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1)
+    return (np.ascontiguousarray(flat[..., 1:4]) if band_only else flat), inside.all(axis=2), centres
 
 
 def best_circle(
