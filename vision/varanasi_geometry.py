@@ -253,16 +253,18 @@ def _smoothed_vote_counts(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
     if strong is None:
         return np.zeros((len(radii), height, width), dtype=np.float32)
     columns, rows = strong.reshape(-1, 2).T.astype(np.intp)
-    norm = edges.magnitude[rows, columns]
-    ux = edges.gx[rows, columns] / norm
-    uy = edges.gy[rows, columns] / norm
+    # Gathered by flat index (`take`): faster than indexing by rows and columns.
+    flat = rows * width + columns
+    norm = np.take(edges.magnitude, flat)
+    ux = np.take(edges.gx, flat) / norm
+    uy = np.take(edges.gy, flat) / norm
     ys, xs = rows.astype(np.float32), columns.astype(np.float32)
     votes = np.empty((len(radii), height, width), dtype=np.float32)
     count = len(rows)
     cx, cy = np.empty((2 * count, 1), dtype=np.float32), np.empty((2 * count, 1), dtype=np.float32)
     # Every plane's radii at the strong pixels in one gather; the steps written into one buffer
     # per axis (the same float32 values as concatenating the two ways).
-    for plane, r in enumerate(radii[:, rows, columns]):
+    for plane, r in enumerate(np.take(radii.reshape(len(radii), -1), flat, axis=1)):
         # Steps along the gradient, taken both ways, to whole pixels.
         step_x, step_y = r * ux, r * uy
         np.add(xs, step_x, out=cx[:count, 0])
