@@ -603,10 +603,11 @@ def _local_board(smooth_lab: np.ndarray, board: dict):
     """Board colour terms (see `board_terms`) from the crop's border where it looks like the
     calibrated board; the calibrated board's when too little of the border does (other towers
     close by)."""
+    # Left in float32 (distances are taken in float32; the moments widen what they keep).
     border = np.concatenate([
         smooth_lab[:LOCAL_BORDER].reshape(-1, 3), smooth_lab[-LOCAL_BORDER:].reshape(-1, 3),
         smooth_lab[:, :LOCAL_BORDER].reshape(-1, 3), smooth_lab[:, -LOCAL_BORDER:].reshape(-1, 3),
-    ]).astype(float)
+    ])
     board_like = border[board_distance2(border, board) <= LABEL_SIGMA ** 2]
     if len(board_like) < LOCAL_BOARD_SHARE * len(border):
         return board_terms(board)
