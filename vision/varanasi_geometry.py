@@ -255,9 +255,9 @@ def _smoothed_vote_counts(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
     columns, rows = strong.reshape(-1, 2).T.astype(np.intp)
     # Gathered by flat index (`take`): faster than indexing by rows and columns.
     flat = rows * width + columns
-    norm = np.take(edges.magnitude, flat)
-    ux = np.take(edges.gx, flat) / norm
-    uy = np.take(edges.gy, flat) / norm
+    norm = edges.magnitude.take(flat)
+    ux = edges.gx.take(flat) / norm
+    uy = edges.gy.take(flat) / norm
     ys, xs = rows.astype(np.float32), columns.astype(np.float32)
     votes = np.empty((len(radii), height, width), dtype=np.float32)
     count = len(rows)
@@ -338,13 +338,13 @@ def _rim_scores(
     if valley is not None:
         # Gathers by `take` from contiguous index copies, arithmetic in place (as below).
         on_circle = np.ascontiguousarray(flat[..., 2])
-        sharpness = np.take(gx, on_circle)
+        sharpness = gx.take(on_circle)
         sharpness *= _COS32
-        across = np.take(gy, on_circle)
+        across = gy.take(on_circle)
         across *= _SIN32
         sharpness += across
         np.abs(sharpness, out=sharpness)
-        lightness = np.take(edges.lightness, flat)
+        lightness = edges.lightness.take(flat)
         # The mean of each direction and its neighbours either way, wrapping around the circle.
         wrapped = np.concatenate([lightness[:, -1:], lightness, lightness[:, :1]], axis=1)
         lightness = (wrapped[:, :-2] + lightness + wrapped[:, 2:]) / np.float32(3.0)
@@ -354,20 +354,21 @@ def _rim_scores(
         darkest = np.minimum(lightness[..., 1], lightness[..., 2])
         np.minimum(darkest, lightness[..., 3], out=darkest)
         hits = darkest < sides
-        hits &= np.take(valley.allowed, np.take(valley.labels.reshape(-1), np.ascontiguousarray(flat[..., 4])))
+        hits &= valley.allowed.take(valley.labels.reshape(-1).take(np.ascontiguousarray(flat[..., 4])))
     else:
         # The band's contiguous indices, gathered from by `take` and worked in place (the same
         # float32 operations in the same order): numpy's fancy indexing of three planes through
-        # a strided index costs more than the arithmetic on a few hundred samples.
+        # a strided index costs more than the arithmetic on a few hundred samples. (Here and
+        # above, the arrays' own `take`: np.take's wrapper costs a few microseconds a call.)
         band = flat
-        radial = np.take(gx, band)
+        radial = gx.take(band)
         radial *= _COS32[:, None]
-        across = np.take(gy, band)
+        across = gy.take(band)
         across *= _SIN32[:, None]
         radial += across
         np.abs(radial, out=radial)
         # A rim crossed at a slant (another disc's rim) is not this circle's rim.
-        aligned = radial >= np.take(edges.rim_floor(strictness), band)
+        aligned = radial >= edges.rim_floor(strictness).take(band)
         hits = aligned[..., 0] | aligned[..., 1] | aligned[..., 2]  # faster than any() on 3
         sharpness = radial[..., 1].copy()  # the band's middle samples lie on the circle
     if exclude:
