@@ -14,6 +14,7 @@ size with the inventory (each colour at most once per size), by the Hungarian me
 from __future__ import annotations
 
 import copy
+import math
 import threading
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -610,10 +611,11 @@ def _local_board(smooth_lab: np.ndarray, board: dict):
     """Board colour terms (see `board_terms`) from the crop's border where it looks like the
     calibrated board; the calibrated board's when too little of the border does (other towers
     close by)."""
+    # Left in float32 (distances are taken in float32; the moments widen what they keep).
     border = np.concatenate([
         smooth_lab[:LOCAL_BORDER].reshape(-1, 3), smooth_lab[-LOCAL_BORDER:].reshape(-1, 3),
         smooth_lab[:, :LOCAL_BORDER].reshape(-1, 3), smooth_lab[:, -LOCAL_BORDER:].reshape(-1, 3),
-    ]).astype(float)
+    ])
     board_like = border[board_distance2(border, board) <= LABEL_SIGMA ** 2]
     if len(board_like) < LOCAL_BOARD_SHARE * len(border):
         return board_terms(board)
@@ -742,8 +744,9 @@ def _ring_colour(labels, colour_count: int, centre, radius: float, inner: float 
 def _circle_window(shape: tuple[int, ...], centre, radius: float):
     """The image box holding a circle (clipped to the image) as slices, with its pixel
     coordinates as broadcastable column and row: circle masks need no more than that box."""
-    y0, y1 = max(0, int(np.floor(centre[1] - radius))), min(shape[0], int(np.ceil(centre[1] + radius)) + 1)
-    x0, x1 = max(0, int(np.floor(centre[0] - radius))), min(shape[1], int(np.ceil(centre[0] + radius)) + 1)
+    # math's floor and ceil: the same whole numbers as numpy's, without its overhead on one value.
+    y0, y1 = max(0, math.floor(centre[1] - radius)), min(shape[0], math.ceil(centre[1] + radius) + 1)
+    x0, x1 = max(0, math.floor(centre[0] - radius)), min(shape[1], math.ceil(centre[0] + radius) + 1)
     y1, x1 = max(y0, y1), max(x0, x1)
     return (slice(y0, y1), slice(x0, x1)), *_pixel_grid(y0, y1, x0, x1)
 
@@ -832,8 +835,10 @@ def _ring_medians(lab_bytes: np.ndarray, ring: np.ndarray, count: int) -> np.nda
     count), from OpenCV's masked histograms: rings of thousands of pixels are counted many
     times faster than they are gathered and partitioned."""
     mask = ring.astype(np.uint8)
-    histograms = [cv2.calcHist([lab_bytes], [channel], mask, [256], [0, 256]).ravel() for channel in range(3)]
-    cumulative = np.cumsum(histograms, axis=1)  # whole numbers, exact in float32 at these counts
+    histograms = np.empty((3, 256, 1), dtype=np.float32)  # counted into in place, one per channel
+    for channel in range(3):
+        cv2.calcHist([lab_bytes], [channel], mask, [256], [0, 256], hist=histograms[channel])
+    cumulative = np.cumsum(histograms[..., 0], axis=1)  # whole numbers, exact in float32 at these counts
     half = count // 2
     upper = (cumulative > half).argmax(axis=1).astype(np.float32)  # the value ranked `half`
     if count % 2:

@@ -8,6 +8,7 @@ disc's colour moves as it catches more or less light under that lamp (`lamp_grey
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -97,16 +98,22 @@ def linear_quantiles(values: np.ndarray, quantiles) -> np.ndarray:
     to the last bit, without the overhead of `np.quantile`, which on a few hundred pixels costs
     many times the work."""
     count = len(values)
-    virtual = (count - 1) * np.asarray(quantiles, dtype=float)
-    previous = np.floor(virtual)
-    gamma = virtual - previous
-    lower = np.minimum(previous.astype(np.intp), count - 1)
-    upper = np.minimum(lower + 1, count - 1)
+    # Quantile by quantile in Python floats (IEEE doubles, as numpy's float64): one or two
+    # quantiles cost less so than as arrays.
+    ranks = []  # (gamma, lower rank, upper rank) of each quantile
+    for quantile in quantiles:
+        virtual = (count - 1) * float(quantile)
+        previous = math.floor(virtual)
+        lower = min(previous, count - 1)
+        ranks.append((virtual - previous, lower, min(lower + 1, count - 1)))
     # The ranks wanted, each once (a Python set: np.unique costs more than the partition here).
-    ordered = np.partition(values, sorted({*lower.tolist(), *upper.tolist()}))
-    a, b = ordered[lower], ordered[upper]
-    difference = b - a
-    return np.where(gamma >= 0.5, b - difference * (1 - gamma), a + difference * gamma)
+    ordered = np.partition(values, sorted({rank for _, *pair in ranks for rank in pair}))
+    results = []
+    for gamma, lower, upper in ranks:
+        a, b = ordered[lower], ordered[upper]
+        difference = float(b - a)  # in the values' own type, as numpy subtracts them
+        results.append(float(b) - difference * (1 - gamma) if gamma >= 0.5 else float(a) + difference * gamma)
+    return np.array(results)
 
 
 @dataclass(frozen=True)
@@ -184,7 +191,7 @@ def colour_moments(lab_pixels: np.ndarray, floor: float = COVARIANCE_FLOOR) -> t
     """Mean and covariance (with a noise floor) of a colour's pixels, as arrays (a model used at
     once needs no readable form, which costs more than the pixels of a crop's border)."""
     pixels = trimmed_pixels(np.asarray(lab_pixels, dtype=float))
-    mean = pixels.mean(axis=0)
+    mean = np.add.reduce(pixels, axis=0) / len(pixels)  # what `mean` computes, without its overhead
     centred = pixels - mean
     return mean, centred.T @ centred / max(1, len(pixels) - 1) + floor * np.eye(3)
 

@@ -17,6 +17,8 @@ RIM_ANGLES = 48
 # mostly empty board is the sensor noise; a floor keeps a flat synthetic image from lighting up.
 EDGE_NOISE_FACTOR = 4.0
 EDGE_FLOOR = 12.0
+# That median is taken on every this many pixels each way.
+NOISE_SAMPLING = 4
 RADIAL_ALIGNMENT = 0.85
 # Rims of nested discs lie a few pixels apart, so a rim must be found within a pixel of its circle.
 RIM_BAND_PX = 1.0
@@ -131,9 +133,14 @@ def edge_field(image_bgr: np.ndarray, threshold: float | None = None) -> EdgeFie
         cv2.copyTo(gy, stronger, best_gy)
         cv2.max(magnitude, strength, magnitude)
     if threshold is None:
-        # Every fourth pixel each way is plenty for a median, at a sixteenth of the cost.
-        threshold = max(EDGE_FLOOR, EDGE_NOISE_FACTOR * float(np.median(magnitude[::4, ::4])))
+        threshold = _noise_threshold(magnitude[::NOISE_SAMPLING, ::NOISE_SAMPLING])
     return EdgeField(best_gx, best_gy, magnitude, threshold, lab_bytes)
+
+
+def _noise_threshold(sampled_magnitudes: np.ndarray) -> float:
+    """The edge threshold from gradient magnitudes on every NOISE_SAMPLING-th pixel each way:
+    plenty for a median, at a fraction of the cost."""
+    return max(EDGE_FLOOR, EDGE_NOISE_FACTOR * float(np.median(sampled_magnitudes)))
 
 
 def full_resolution_threshold(image_bgr: np.ndarray) -> float:
@@ -142,7 +149,26 @@ def full_resolution_threshold(image_bgr: np.ndarray) -> float:
     height = image_bgr.shape[0]
     middle = height // 2
     strip = image_bgr[max(0, middle - 32): middle + 32]
-    return edge_field(strip).threshold
+    # Only the median's sample is needed (every NOISE_SAMPLING-th pixel each way, as in
+    # `edge_field`): each sampled row is converted and differentiated with the rows either side
+    # (reflected at the strip's ends, as OpenCV's border is), a quarter fewer rows, and only the
+    # magnitudes of the sampled pixels are taken. OpenCV's magnitude can round the last bit of a
+    # value differently with the arrays it is given (even with their place in memory), so the
+    # threshold may differ from the whole strip's in its last bit (about 1% of the bench photos
+    # and crops of them tried).
+    rows = np.arange(0, len(strip), NOISE_SAMPLING)
+    last = len(strip) - 1
+    around = np.stack([np.abs(rows - 1), rows, last - np.abs(last - rows - 1)], axis=1)
+    bands = cv2.cvtColor(strip[np.clip(around, 0, last).ravel()], cv2.COLOR_BGR2LAB)
+    magnitude = None
+    for plane in cv2.split(bands):
+        plane = plane.astype(np.float32)
+        # The middle row of each band of three, where its Sobel is the strip's.
+        gx = np.ascontiguousarray(cv2.Sobel(plane, cv2.CV_32F, 1, 0, ksize=3)[1::3, ::NOISE_SAMPLING])
+        gy = np.ascontiguousarray(cv2.Sobel(plane, cv2.CV_32F, 0, 1, ksize=3)[1::3, ::NOISE_SAMPLING])
+        strength = cv2.magnitude(gx, gy)
+        magnitude = strength if magnitude is None else cv2.max(magnitude, strength)
+    return _noise_threshold(magnitude)
 
 
 def radius_maps(shape: tuple[int, int], scale: "ScaleField", radii_mm: tuple[float, ...]) -> np.ndarray:
@@ -227,16 +253,18 @@ def _smoothed_vote_counts(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
     if strong is None:
         return np.zeros((len(radii), height, width), dtype=np.float32)
     columns, rows = strong.reshape(-1, 2).T.astype(np.intp)
-    norm = edges.magnitude[rows, columns]
-    ux = edges.gx[rows, columns] / norm
-    uy = edges.gy[rows, columns] / norm
+    # Gathered by flat index (`take`): faster than indexing by rows and columns.
+    flat = rows * width + columns
+    norm = edges.magnitude.take(flat)
+    ux = edges.gx.take(flat) / norm
+    uy = edges.gy.take(flat) / norm
     ys, xs = rows.astype(np.float32), columns.astype(np.float32)
     votes = np.empty((len(radii), height, width), dtype=np.float32)
     count = len(rows)
     cx, cy = np.empty((2 * count, 1), dtype=np.float32), np.empty((2 * count, 1), dtype=np.float32)
     # Every plane's radii at the strong pixels in one gather; the steps written into one buffer
     # per axis (the same float32 values as concatenating the two ways).
-    for plane, r in enumerate(radii[:, rows, columns]):
+    for plane, r in enumerate(np.take(radii.reshape(len(radii), -1), flat, axis=1)):
         # Steps along the gradient, taken both ways, to whole pixels.
         step_x, step_y = r * ux, r * uy
         np.add(xs, step_x, out=cx[:count, 0])
@@ -254,17 +282,19 @@ def _smoothed_vote_counts(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
 
 
 @lru_cache(maxsize=1024)
-def _rim_offsets(radius_quarters: int, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, int]:
+def _rim_offsets(radius_quarters: int, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """Offsets of the samples across a rim of radius/4 pixels, (angles, 5), in order of increasing
     radius: the inner side, the band's inner edge, the rim, the band's outer edge, the outer
-    side. Returns (dy, dx, flat offsets in an image `width` pixels wide, farthest reach)."""
+    side. Returns (dy, dx, flat offsets in an image `width` pixels wide, the band's three of
+    them in a contiguous copy, farthest reach)."""
     radius = radius_quarters / 4.0
     radii = radius + np.array([-VALLEY_SIDE_PX, -RIM_BAND_PX, 0.0, RIM_BAND_PX, VALLEY_SIDE_PX])
     # Index arrays of numpy's own index type: others are converted at every lookup.
     dx = np.rint(radii[None, :] * _COS[:, None]).astype(np.intp)
     dy = np.rint(radii[None, :] * _SIN[:, None]).astype(np.intp)
     reach = int(max(np.abs(dx).max(), np.abs(dy).max()))
-    return dy, dx, dy * width + dx, reach
+    flat = dy * width + dx
+    return dy, dx, flat, np.ascontiguousarray(flat[:, 1:4]), reach
 
 
 def rim_scores(
@@ -297,7 +327,8 @@ def _rim_scores(
 ) -> tuple[np.ndarray, np.ndarray]:
     """`rim_scores` of several groups of centres, (centres, radius) each, in one pass, their
     scores one after the other: a call costs much more than the samples of one more group."""
-    groups = [_rim_samples(edges, centres, radius) for centres, radius in circles]
+    # Edge tests read only the band's three samples of each direction, dark-line tests all five.
+    groups = [_rim_samples(edges, centres, radius, band_only=valley is None) for centres, radius in circles]
     flat = np.concatenate([g[0] for g in groups]) if len(groups) > 1 else groups[0][0]
     if all(g[1] is None for g in groups):
         judged = None  # every direction of every centre lies in the image: the usual case
@@ -307,13 +338,13 @@ def _rim_scores(
     if valley is not None:
         # Gathers by `take` from contiguous index copies, arithmetic in place (as below).
         on_circle = np.ascontiguousarray(flat[..., 2])
-        sharpness = np.take(gx, on_circle)
+        sharpness = gx.take(on_circle)
         sharpness *= _COS32
-        across = np.take(gy, on_circle)
+        across = gy.take(on_circle)
         across *= _SIN32
         sharpness += across
         np.abs(sharpness, out=sharpness)
-        lightness = np.take(edges.lightness, flat)
+        lightness = edges.lightness.take(flat)
         # The mean of each direction and its neighbours either way, wrapping around the circle.
         wrapped = np.concatenate([lightness[:, -1:], lightness, lightness[:, :1]], axis=1)
         lightness = (wrapped[:, :-2] + lightness + wrapped[:, 2:]) / np.float32(3.0)
@@ -323,25 +354,26 @@ def _rim_scores(
         darkest = np.minimum(lightness[..., 1], lightness[..., 2])
         np.minimum(darkest, lightness[..., 3], out=darkest)
         hits = darkest < sides
-        hits &= np.take(valley.allowed, np.take(valley.labels.reshape(-1), np.ascontiguousarray(flat[..., 4])))
+        hits &= valley.allowed.take(valley.labels.reshape(-1).take(np.ascontiguousarray(flat[..., 4])))
     else:
-        # One contiguous copy of the band's indices, gathered from by `take` and worked in place
-        # (the same float32 operations in the same order): numpy's fancy indexing of three
-        # planes through a strided index costs more than the arithmetic on a few hundred samples.
-        band = np.ascontiguousarray(flat[..., 1:4])
-        radial = np.take(gx, band)
+        # The band's contiguous indices, gathered from by `take` and worked in place (the same
+        # float32 operations in the same order): numpy's fancy indexing of three planes through
+        # a strided index costs more than the arithmetic on a few hundred samples. (Here and
+        # above, the arrays' own `take`: np.take's wrapper costs a few microseconds a call.)
+        band = flat
+        radial = gx.take(band)
         radial *= _COS32[:, None]
-        across = np.take(gy, band)
+        across = gy.take(band)
         across *= _SIN32[:, None]
         radial += across
         np.abs(radial, out=radial)
         # A rim crossed at a slant (another disc's rim) is not this circle's rim.
-        aligned = radial >= np.take(edges.rim_floor(strictness), band)
+        aligned = radial >= edges.rim_floor(strictness).take(band)
         hits = aligned[..., 0] | aligned[..., 1] | aligned[..., 2]  # faster than any() on 3
         sharpness = radial[..., 1].copy()  # the band's middle samples lie on the circle
     if exclude:
-        centres = np.concatenate([np.rint(np.atleast_2d(np.asarray(c, dtype=float))) for c, _ in circles])
-        radii = np.concatenate([np.full(len(g[0]), radius, dtype=np.float32) for g, (_, radius) in zip(groups, circles)])
+        centres = np.concatenate([g[2] for g in groups]) if len(groups) > 1 else groups[0][2]
+        radii = np.repeat(np.array([radius for _, radius in circles], dtype=np.float32), [len(g[2]) for g in groups])
         rim_x = centres[:, 0, None].astype(np.float32) + radii[:, None] * _COS32
         rim_y = centres[:, 1, None].astype(np.float32) + radii[:, None] * _SIN32
         known = np.asarray(exclude, dtype=np.float32)[:, :, None, None]  # (k, 3, 1, 1)
@@ -357,7 +389,7 @@ def _rim_scores(
     hits = _in_runs(hits, 2 if valley is not None else 1)
     if judged is None:
         # The usual case, without the masks: the same shares, in float64 as below.
-        return np.count_nonzero(hits, axis=1) / np.float64(RIM_ANGLES), sharpness.sum(axis=1) / np.float64(RIM_ANGLES)
+        return hits.sum(axis=1) / np.float64(RIM_ANGLES), sharpness.sum(axis=1) / np.float64(RIM_ANGLES)
     shown = judged.sum(axis=1)
     coverage = hits.sum(axis=1) / np.maximum(shown, 1)
     sharpness = (sharpness * judged).sum(axis=1) / np.maximum(shown, 1)
@@ -368,29 +400,39 @@ def _rim_scores(
 def _in_runs(hits: np.ndarray, reach: int) -> np.ndarray:
     """The hits [n, directions] that lie in a run of at least 2 * reach + 1 neighbouring
     directions around the circle (wrapping)."""
-    def shifted(values: np.ndarray) -> list[np.ndarray]:
-        wrapped = np.concatenate([values[:, -reach:], values, values[:, :reach]], axis=1)
-        width = values.shape[1]
-        return [wrapped[:, offset: offset + width] for offset in range(2 * reach + 1)]
-
-    runs = np.logical_and.reduce(shifted(hits))  # the middles of full runs
-    return np.logical_or.reduce(shifted(runs))
+    # Each direction's neighbourhood counted by one matrix product (whole numbers, exact): fewer
+    # and cheaper calls than shifted copies of the hits.
+    window = _run_window(reach)
+    middles = hits.astype(np.float32) @ window == 2 * reach + 1  # the middles of full runs
+    return middles.astype(np.float32) @ window > 0
 
 
-def _rim_samples(edges: EdgeField, centres, radius: float) -> tuple[np.ndarray, np.ndarray | None]:
+@lru_cache(maxsize=4)
+def _run_window(reach: int) -> np.ndarray:
+    """(directions, directions) float32: column i picks direction i and its `reach` neighbours
+    either way around the circle."""
+    apart = (np.arange(RIM_ANGLES)[:, None] - np.arange(RIM_ANGLES)[None, :]) % RIM_ANGLES
+    return (np.minimum(apart, RIM_ANGLES - apart) <= reach).astype(np.float32)
+
+
+def _rim_samples(
+    edges: EdgeField, centres, radius: float, band_only: bool = False
+) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
     """Flat indices of the samples across the rim of `radius` around each centre (n, angles, 5;
-    see `_rim_offsets`) and which directions lie in the image (n, angles; None: every one)."""
+    see `_rim_offsets`; with `band_only`, the band's three, contiguous), which directions lie
+    in the image (n, angles; None: every one), and the centres rounded to whole pixels."""
     centres = np.rint(np.atleast_2d(np.asarray(centres, dtype=float))).astype(np.intp)
     height, width = edges.shape
-    dy, dx, offsets, reach = _rim_offsets(int(round(radius * 4)), width)
+    dy, dx, offsets, band, reach = _rim_offsets(int(round(radius * 4)), width)
     low, high = centres.min(axis=0), centres.max(axis=0)
     if low[0] >= reach and low[1] >= reach and high[0] < width - reach and high[1] < height - reach:
         # Every sample of every candidate lies in the image: the usual case, and a cheap one.
-        return (centres[:, 1] * width + centres[:, 0])[:, None, None] + offsets[None], None
+        return (centres[:, 1] * width + centres[:, 0])[:, None, None] + (band if band_only else offsets)[None], None, centres
     ys = centres[:, 1, None, None] + dy[None]
     xs = centres[:, 0, None, None] + dx[None]
     inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
-    return np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1), inside.all(axis=2)
+    flat = np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1)
+    return (np.ascontiguousarray(flat[..., 1:4]) if band_only else flat), inside.all(axis=2), centres
 
 
 def best_circle(
