@@ -136,7 +136,8 @@ class SeedSpotter:
         buried = touching & (stats[:, cv2.CC_STAT_AREA] >= _BURIED_SHARE * seed_area) & (stats[:, cv2.CC_STAT_AREA] <= seed_area)
         buried[0] = False
         if bowls is not None:
-            buried &= _inside(bowls, centres)
+            # Only candidates' centres: the background's is NaN when no pixel is background.
+            buried[buried] = _inside(bowls, centres[buried])
         mean_lightness = np.bincount(patches.ravel(), lightness.ravel().astype(np.float64), count) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
         seed_lightness = float(np.median(lightness[solid > 0])) if solid.any() else 0.0
         shaded = buried & (mean_lightness < _SHADED_LIGHTNESS * seed_lightness) & (stats[:, cv2.CC_STAT_AREA] < _SHADED_SHARE * seed_area)
