@@ -407,7 +407,10 @@ def _read_tower(image_bgr, work_lab, frame: _Frame, seed_full, threshold: float)
     # other sizes, so a size between two real discs is not made up of pieces of their rims
     # and shadows (which a test in size order, before the smaller disc is known, would do).
     context = _EdgeContext(edges, labels, frame, seed, radii, reach, step, EDGE_GAP_MM * px_per_mm)
-    accepted = dict(chain)  # size -> (centre, presence, colour label just inside its rim)
+    # size -> (centre, presence, colour label just inside its rim). A size the colour chain fitted
+    # but found doubtful (a leaning stack leaves its footprint a crescent, whose inscribed circle
+    # lies beside the disc) is not taken as found: the edge tests try it like any other size.
+    accepted = {size: disc for size, disc in chain.items() if disc[1] >= 0.5}
     while True:
         candidates, dark = _edge_candidates([size for size in pieces.sizes if size not in accepted], accepted, context)
         # A rim with a colour step goes before a dark line (a disc on one of its own colour):
