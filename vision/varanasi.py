@@ -72,6 +72,9 @@ SAME_COLOUR_MIDPOINT = 0.4
 # There the line must be darker than both sides by this many standard deviations of that face's
 # pixel noise (1 lets face texture make rims up; 2 loses a black disc on black).
 VALLEY_NOISE_FACTOR = 1.5
+# A disc whose ring just inside its rim is mostly the colour below is still judged by its colour
+# step when other colours hold at least this many pixels there per pixel of the colour below.
+STEP_SHARE = 0.5
 # A face's pixel noise is measured on every this many pixels each way.
 FACE_NOISE_SAMPLING = 3
 # A disc found by edges alone, with no coloured disc in its tower, needs nearly as much rim as the
@@ -479,8 +482,15 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
         below_colour = accepted[below][2] if below is not None else None
         # The colour just inside its rim tells a disc on one of its own colour; with nothing
         # below, it is wanted only if this disc may be accepted (read below, once that is known).
-        ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius) if below is not None else _UNREAD
-        same_colour = below is not None and ring is not None and ring == below_colour
+        ring, same_colour = _UNREAD, False
+        if below is not None:
+            counts = _ring_counts(context.labels, len(frame.colours.names), centre, radius)
+            ring = int(counts.argmax()) if counts.any() else None
+            same_colour = ring is not None and ring == below_colour and not _steps_in_colour(counts, ring, frame)
+            if ring == below_colour and not same_colour:
+                # Its colour is then not the one below, as in the colour chain.
+                counts[ring] = 0
+                ring = int(counts.argmax())
         if same_colour and _board_like_ring(context, centre, radius):
             # A disc the colour of the board (white on cream under a dim lamp) shows board just
             # inside its rim and only a fringe of the colour below, blurred across its edge: that
@@ -520,6 +530,17 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
 
 # The ring colour of an edge candidate not read, as nothing will ask for it (see `_edge_candidates`).
 _UNREAD = -1
+
+
+def _steps_in_colour(counts: np.ndarray, lower: int, frame: _Frame) -> bool:
+    """Whether the colour labels just inside a disc's rim (`counts`, per colour) that are neither
+    the colour below (`lower`) nor one the camera can barely tell from the board hold at least
+    STEP_SHARE pixels per pixel of the colour below: the disc differs in colour from the one it
+    rests on along that much of its rim (a disc of the lower colour on top, far off-centre,
+    covers the rest), so it is not one on its own colour, judged by a dark line alone."""
+    others = counts.copy()
+    others[[lower, *frame.board_like_colours]] = 0
+    return others.sum() >= STEP_SHARE * counts[lower]
 
 
 def _board_like_ring(context: "_EdgeContext", centre, radius: float) -> bool:
@@ -724,15 +745,21 @@ def _ring_colour(labels, colour_count: int, centre, radius: float, inner: float 
                  exclude: int | None = None) -> int | None:
     """Most common colour label (not board, not other, not `exclude`) between `outer` and `inner`
     px inside a circle, or None when there is none."""
+    counts = _ring_counts(labels, colour_count, centre, radius, inner, outer)
+    if exclude is not None and exclude < colour_count:
+        counts[exclude] = 0
+    return int(counts.argmax()) if counts.any() else None
+
+
+def _ring_counts(labels, colour_count: int, centre, radius: float, inner: float = 1.0,
+                 outer: float = 4.0) -> np.ndarray:
+    """How many pixels of each colour label lie between `outer` and `inner` px inside a circle."""
     window, yy, xx = _circle_window(labels.shape, centre, radius - inner)
     distance2 = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2
     ring = (distance2 <= (radius - inner) ** 2) & (distance2 >= (radius - outer) ** 2)
     # OpenCV counts under a mask without gathering the pixels; labels past the colours (board,
     # other) fall outside its bins.
-    counts = cv2.calcHist([labels[window]], [0], ring.astype(np.uint8), [colour_count], [0, colour_count]).ravel()
-    if exclude is not None and exclude < colour_count:
-        counts[exclude] = 0
-    return int(counts.argmax()) if counts.any() else None
+    return cv2.calcHist([labels[window]], [0], ring.astype(np.uint8), [colour_count], [0, colour_count]).ravel()
 
 
 def _circle_window(shape: tuple[int, ...], centre, radius: float):
