@@ -485,12 +485,11 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
         ring, same_colour = _UNREAD, False
         if below is not None:
             counts = _ring_counts(context.labels, len(frame.colours.names), centre, radius)
-            ring = int(counts.argmax()) if counts.any() else None
+            ring = _most_common(counts)
             same_colour = ring is not None and ring == below_colour and not _steps_in_colour(counts, ring, frame)
             if ring == below_colour and not same_colour:
                 # Its colour is then not the one below, as in the colour chain.
-                counts[ring] = 0
-                ring = int(counts.argmax())
+                ring = _most_common(counts, exclude=ring)
         if same_colour and _board_like_ring(context, centre, radius):
             # A disc the colour of the board (white on cream under a dim lamp) shows board just
             # inside its rim and only a fringe of the colour below, blurred across its edge: that
@@ -745,8 +744,14 @@ def _ring_colour(labels, colour_count: int, centre, radius: float, inner: float 
                  exclude: int | None = None) -> int | None:
     """Most common colour label (not board, not other, not `exclude`) between `outer` and `inner`
     px inside a circle, or None when there is none."""
-    counts = _ring_counts(labels, colour_count, centre, radius, inner, outer)
-    if exclude is not None and exclude < colour_count:
+    return _most_common(_ring_counts(labels, colour_count, centre, radius, inner, outer), exclude)
+
+
+def _most_common(counts: np.ndarray, exclude: int | None = None) -> int | None:
+    """The colour label with most pixels in `counts` (per colour label), `exclude` left out, or
+    None when there is none."""
+    if exclude is not None and exclude < len(counts):
+        counts = counts.copy()
         counts[exclude] = 0
     return int(counts.argmax()) if counts.any() else None
 
