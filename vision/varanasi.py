@@ -37,6 +37,7 @@ from vision.varanasi_geometry import (
     full_resolution_threshold,
     radius_maps,
     reduce,
+    rim_scores,
     to_full,
     to_work,
 )
@@ -324,7 +325,8 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
             continue
         if len(towers) == len(frame.pieces.sizes) * len(frame.pieces.colours):
             break  # a tower per disc of the set already: the rest cannot be towers
-        tower = _read_tower(image_bgr, edges.lab, frame, seed, threshold)
+        outlines = tuple((*t.discs[0].centre, t.discs[0].radius) for t in towers)
+        tower = _read_tower(image_bgr, edges.lab, frame, seed, threshold, outlines)
         if tower is not None:
             towers.append(tower)
     towers = _settle_colours(tuple(towers), frame.pieces)
@@ -380,12 +382,13 @@ def _edge_presence(
     return float(1.0 / (1.0 + np.exp(-(coverage - midpoint) / PRESENCE_SOFTNESS)))
 
 
-def _read_tower(image_bgr, work_lab, frame: _Frame, seed_full, threshold: float) -> TowerReading | None:
+def _read_tower(image_bgr, work_lab, frame: _Frame, seed_full, threshold: float, outlines=()) -> TowerReading | None:
     """Read one tower at full resolution around its vote peak.
 
     First the discs that colour shows (`_colour_chain`), then every other size is tried on edges
     alone, away from the rims already found: that catches a disc on one of its own colour and a
-    disc the colour of the board (a white disc on a cream board).
+    disc the colour of the board (a white disc on a cream board). `outlines` are the bottom
+    circles (x, y, radius) of the towers read before, whose rims are not this tower's.
     """
     pieces = frame.pieces
     px_per_mm = float(frame.scale.at(*seed_full))
@@ -409,7 +412,8 @@ def _read_tower(image_bgr, work_lab, frame: _Frame, seed_full, threshold: float)
     # Edge tests, strongest rim first: a rim once accepted is excluded from the tests of the
     # other sizes, so a size between two real discs is not made up of pieces of their rims
     # and shadows (which a test in size order, before the smaller disc is known, would do).
-    context = _EdgeContext(edges, labels, frame, seed, radii, reach, step, EDGE_GAP_MM * px_per_mm)
+    neighbours = tuple((x - x0, y - y0, r) for x, y, r in outlines)
+    context = _EdgeContext(edges, labels, frame, seed, radii, reach, step, EDGE_GAP_MM * px_per_mm, neighbours)
     # size -> (centre, presence, colour label just inside its rim). A size the colour chain fitted
     # but found doubtful (a leaning stack leaves its footprint a crescent, whose inscribed circle
     # lies beside the disc) is not taken as found: the edge tests try it like any other size.
@@ -445,6 +449,8 @@ class _EdgeContext:
     reach: float
     step: float
     gap: float
+    # Outlines (x, y, radius in the crop) of the towers read before this one.
+    neighbours: tuple
     # Dark-line tests by the disc they rest on: sizes and rounds share them.
     dark_lines: dict = field(default_factory=dict)
 
@@ -517,6 +523,12 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
             tests[size] = (centre, coverage, *tests[size][2:])
     candidates = {}
     for size, (centre, coverage, ring, colour_below) in tests.items():
+        if not accepted and context.neighbours and coverage > 0.0:
+            # A disc alone in its tower stands only on rim no tower read before explains: a patch
+            # of board squeezed between towers is ringed by their rims and the board's drawing.
+            radius = searches[sizes.index(size)][1]
+            coverage = float(rim_scores(context.edges, centre, radius, context.neighbours, context.gap,
+                                        EDGE_STRICTNESS, whole_circle=True)[0][0])
         presence = _edge_presence(
             coverage, frame, alone=not accepted, colour=colour_below, same_colour=colour_below is not None
         )
