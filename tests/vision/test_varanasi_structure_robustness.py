@@ -7,11 +7,14 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from calibration.varanasi import calibrate
 from device.synthetic_varanasi import render_calibration, render_table
 from vision.varanasi import recognize
+from vision.varanasi_geometry import edge_field, rim_scores
 
 STANDARD = json.loads((Path(__file__).parents[2] / "calibration" / "pieces" / "nestor-standard.json").read_text())
 
@@ -46,3 +49,18 @@ def test_a_disc_between_two_of_one_colour_with_the_top_one_overhanging_it(profil
     offsets = [[(-3.0, 0.0), (4.0, 0.0)], [(0.0, 3.0), (0.0, -4.0)], [(2.1, 2.1), (-2.8, -2.8)], []]
     image = render_table(towers, STANDARD, seed=70, offsets_mm=offsets)
     assert same(recognize(image, profile).to_json()["state"]["stacks"], towers)
+
+
+def test_a_lone_disc_does_not_stand_on_the_rims_of_towers_read_before():
+    # A patch of board squeezed between towers is ringed by their rims: the share of a circle's
+    # rim that a neighbouring tower's outline explains counts as missing, not as left out.
+    image = np.full((200, 240, 3), 200, np.uint8)
+    cv2.circle(image, (100, 100), 40, (60, 60, 60), 2)
+    neighbour = (100 + 40 + 30, 100, 30)  # touching the circle on its right
+    cv2.circle(image, neighbour[:2], neighbour[2], (60, 60, 60), -1)
+    edges = edge_field(image, 20.0)
+    centre = np.array([[100, 100]])
+    judged, _ = rim_scores(edges, centre, 40, [neighbour], 6.0)
+    whole, _ = rim_scores(edges, centre, 40, [neighbour], 6.0, whole_circle=True)
+    assert judged[0] == pytest.approx(1.0)
+    assert 0.7 < whole[0] < 0.95
