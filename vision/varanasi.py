@@ -523,6 +523,7 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
             tests[size] = (centre, coverage, *tests[size][2:])
     candidates = {}
     for size, (centre, coverage, ring, colour_below) in tests.items():
+        radius = searches[sizes.index(size)][1]
         presence = _edge_presence(
             coverage, frame, alone=not accepted, colour=colour_below, same_colour=colour_below is not None
         )
@@ -530,12 +531,10 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
             # A disc alone in its tower stands only on rim no tower read before explains: a patch
             # of board squeezed between towers is ringed by their rims and the board's drawing.
             # (That share is never more than the coverage, so only a disc found present is asked.)
-            radius = searches[sizes.index(size)][1]
             own = rim_scores(context.edges, centre, radius, context.neighbours, context.gap, EDGE_STRICTNESS,
                              whole_circle=True)[0][0]
             presence = _edge_presence(float(own), frame, alone=True)
         if ring is _UNREAD and presence >= 0.5:
-            radius = searches[sizes.index(size)][1]
             ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius)
         candidates[size] = (centre, presence, ring)
     return candidates, {size for size, test in tests.items() if test[3] is not None}

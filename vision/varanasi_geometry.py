@@ -283,9 +283,9 @@ def rim_scores(
     of known neighbours, whose own edges would answer), are left out; a circle with less than a
     third of its rim left to judge scores 0. With `whole_circle`, coverage is instead counted over
     every direction, those left out as misses (a rim shared with a neighbour is the neighbour's).
-    Only runs of at least three neighbouring directions
-    count (five for a dark line, judged on lightness averaged over three: see VALLEY_ARC_EASING):
-    a rim is continuous, whereas texture gives scattered hits. `strictness` multiplies the edge
+    Only runs of at least three neighbouring directions count (five for a dark line, judged on
+    lightness averaged over three: see VALLEY_ARC_EASING): a rim is continuous, whereas texture
+    gives scattered hits. `strictness` multiplies the edge
     threshold.
 
     Coverage saturates within a pixel or two of the true centre; sharpness, the mean edge
