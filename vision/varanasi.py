@@ -38,6 +38,7 @@ from vision.varanasi_geometry import (
     full_resolution_threshold,
     radius_maps,
     reduce,
+    rim_scores,
     to_full,
     to_work,
 )
@@ -73,6 +74,9 @@ SAME_COLOUR_MIDPOINT = 0.4
 # There the line must be darker than both sides by this many standard deviations of that face's
 # pixel noise (1 lets face texture make rims up; 2 loses a black disc on black).
 VALLEY_NOISE_FACTOR = 1.5
+# A disc whose ring just inside its rim is mostly the colour below is still judged by its colour
+# step when other colours hold at least this many pixels there per pixel of the colour below.
+STEP_SHARE = 0.5
 # A face's pixel noise is measured on every this many pixels each way.
 FACE_NOISE_SAMPLING = 3
 # A disc found by edges alone, with no coloured disc in its tower, needs nearly as much rim as the
@@ -329,7 +333,8 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
             continue
         if len(towers) == len(frame.pieces.sizes) * len(frame.pieces.colours):
             break  # a tower per disc of the set already: the rest cannot be towers
-        tower = _read_tower(image_bgr, edges.lab, frame, seed, threshold)
+        outlines = tuple((*t.discs[0].centre, t.discs[0].radius) for t in towers)
+        tower = _read_tower(image_bgr, edges.lab, frame, seed, threshold, outlines)
         if tower is not None:
             towers.append(tower)
     towers = _settle_colours(tuple(towers), frame.pieces)
@@ -385,12 +390,13 @@ def _edge_presence(
     return float(1.0 / (1.0 + np.exp(-(coverage - midpoint) / PRESENCE_SOFTNESS)))
 
 
-def _read_tower(image_bgr, work_lab, frame: _Frame, seed_full, threshold: float) -> TowerReading | None:
+def _read_tower(image_bgr, work_lab, frame: _Frame, seed_full, threshold: float, outlines=()) -> TowerReading | None:
     """Read one tower at full resolution around its vote peak.
 
     First the discs that colour shows (`_colour_chain`), then every other size is tried on edges
     alone, away from the rims already found: that catches a disc on one of its own colour and a
-    disc the colour of the board (a white disc on a cream board).
+    disc the colour of the board (a white disc on a cream board). `outlines` are the bottom
+    circles (x, y, radius) of the towers read before, whose rims are not this tower's.
     """
     pieces = frame.pieces
     px_per_mm = float(frame.scale.at(*seed_full))
@@ -414,8 +420,12 @@ def _read_tower(image_bgr, work_lab, frame: _Frame, seed_full, threshold: float)
     # Edge tests, strongest rim first: a rim once accepted is excluded from the tests of the
     # other sizes, so a size between two real discs is not made up of pieces of their rims
     # and shadows (which a test in size order, before the smaller disc is known, would do).
-    context = _EdgeContext(edges, labels, frame, seed, radii, reach, step, EDGE_GAP_MM * px_per_mm)
-    accepted = dict(chain)  # size -> (centre, presence, colour label just inside its rim)
+    neighbours = tuple((x - x0, y - y0, r) for x, y, r in outlines)
+    context = _EdgeContext(edges, labels, frame, seed, radii, reach, step, EDGE_GAP_MM * px_per_mm, neighbours)
+    # size -> (centre, presence, colour label just inside its rim). A size the colour chain fitted
+    # but found doubtful (a leaning stack leaves its footprint a crescent, whose inscribed circle
+    # lies beside the disc) is not taken as found: the edge tests try it like any other size.
+    accepted = {size: disc for size, disc in chain.items() if disc[1] >= 0.5}
     while True:
         candidates, dark = _edge_candidates([size for size in pieces.sizes if size not in accepted], accepted, context)
         # A rim with a colour step goes before a dark line (a disc on one of its own colour):
@@ -447,6 +457,8 @@ class _EdgeContext:
     reach: float
     step: float
     gap: float
+    # Outlines (x, y, radius in the crop) of the towers read before this one.
+    neighbours: tuple
     # Dark-line tests by the disc they rest on: sizes and rounds share them.
     dark_lines: dict = field(default_factory=dict)
 
@@ -484,8 +496,14 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
         below_colour = accepted[below][2] if below is not None else None
         # The colour just inside its rim tells a disc on one of its own colour; with nothing
         # below, it is wanted only if this disc may be accepted (read below, once that is known).
-        ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius) if below is not None else _UNREAD
-        same_colour = below is not None and ring is not None and ring == below_colour
+        ring, same_colour = _UNREAD, False
+        if below is not None:
+            counts = _ring_counts(context.labels, len(frame.colours.names), centre, radius)
+            ring = _most_common(counts)
+            same_colour = ring is not None and ring == below_colour and not _steps_in_colour(counts, ring, frame)
+            if ring == below_colour and not same_colour:
+                # Its colour is then not the one below, as in the colour chain.
+                ring = _most_common(counts, exclude=ring)
         if same_colour and _board_like_ring(context, centre, radius):
             # A disc the colour of the board (white on cream under a dim lamp) shows board just
             # inside its rim and only a fringe of the colour below, blurred across its edge: that
@@ -513,11 +531,18 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
             tests[size] = (centre, coverage, *tests[size][2:])
     candidates = {}
     for size, (centre, coverage, ring, colour_below) in tests.items():
+        radius = searches[sizes.index(size)][1]
         presence = _edge_presence(
             coverage, frame, alone=not accepted, colour=colour_below, same_colour=colour_below is not None
         )
+        if not accepted and context.neighbours and presence >= 0.5:
+            # A disc alone in its tower stands only on rim no tower read before explains: a patch
+            # of board squeezed between towers is ringed by their rims and the board's drawing.
+            # (That share is never more than the coverage, so only a disc found present is asked.)
+            own = rim_scores(context.edges, centre, radius, context.neighbours, context.gap, EDGE_STRICTNESS,
+                             whole_circle=True)[0][0]
+            presence = _edge_presence(float(own), frame, alone=True)
         if ring is _UNREAD and presence >= 0.5:
-            radius = searches[sizes.index(size)][1]
             ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius)
         candidates[size] = (centre, presence, ring)
     return candidates, {size for size, test in tests.items() if test[3] is not None}
@@ -525,6 +550,17 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
 
 # The ring colour of an edge candidate not read, as nothing will ask for it (see `_edge_candidates`).
 _UNREAD = -1
+
+
+def _steps_in_colour(counts: np.ndarray, lower: int, frame: _Frame) -> bool:
+    """Whether the colour labels just inside a disc's rim (`counts`, per colour) that are neither
+    the colour below (`lower`) nor one the camera can barely tell from the board hold at least
+    STEP_SHARE pixels per pixel of the colour below: the disc differs in colour from the one it
+    rests on along that much of its rim (a disc of the lower colour on top, far off-centre,
+    covers the rest), so it is not one on its own colour, judged by a dark line alone."""
+    others = counts.copy()
+    others[[lower, *frame.board_like_colours]] = 0
+    return others.sum() >= STEP_SHARE * counts[lower]
 
 
 def _board_like_ring(context: "_EdgeContext", centre, radius: float) -> bool:
@@ -730,15 +766,27 @@ def _ring_colour(labels, colour_count: int, centre, radius: float, inner: float 
                  exclude: int | None = None) -> int | None:
     """Most common colour label (not board, not other, not `exclude`) between `outer` and `inner`
     px inside a circle, or None when there is none."""
+    return _most_common(_ring_counts(labels, colour_count, centre, radius, inner, outer), exclude)
+
+
+def _most_common(counts: np.ndarray, exclude: int | None = None) -> int | None:
+    """The colour label with most pixels in `counts` (per colour label), `exclude` left out, or
+    None when there is none."""
+    if exclude is not None and exclude < len(counts):
+        counts = counts.copy()
+        counts[exclude] = 0
+    return int(counts.argmax()) if counts.any() else None
+
+
+def _ring_counts(labels, colour_count: int, centre, radius: float, inner: float = 1.0,
+                 outer: float = 4.0) -> np.ndarray:
+    """How many pixels of each colour label lie between `outer` and `inner` px inside a circle."""
     window, yy, xx = _circle_window(labels.shape, centre, radius - inner)
     distance2 = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2
     ring = (distance2 <= (radius - inner) ** 2) & (distance2 >= (radius - outer) ** 2)
     # OpenCV counts under a mask without gathering the pixels; labels past the colours (board,
     # other) fall outside its bins.
-    counts = cv2.calcHist([labels[window]], [0], ring.astype(np.uint8), [colour_count], [0, colour_count]).ravel()
-    if exclude is not None and exclude < colour_count:
-        counts[exclude] = 0
-    return int(counts.argmax()) if counts.any() else None
+    return cv2.calcHist([labels[window]], [0], ring.astype(np.uint8), [colour_count], [0, colour_count]).ravel()
 
 
 def _circle_window(shape: tuple[int, ...], centre, radius: float):

@@ -299,7 +299,7 @@ def _rim_offsets(radius_quarters: int, width: int) -> tuple[np.ndarray, np.ndarr
 
 def rim_scores(
     edges: EdgeField, centres: np.ndarray, radius: float, exclude=(), gap: float = 0.0,
-    strictness: float = 1.0, valley: "DarkLine | None" = None,
+    strictness: float = 1.0, valley: "DarkLine | None" = None, whole_circle: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """(coverage, sharpness) for each candidate centre (n, 2; rounded to whole pixels), the share of the rim showing
     a radial edge.
@@ -311,19 +311,22 @@ def rim_scores(
 
     Directions outside the frame, or within `gap` of the rim of a circle in `exclude` ((x, y, r)
     of known neighbours, whose own edges would answer), are left out; a circle with less than a
-    third of its rim left to judge scores 0. Only runs of at least three neighbouring directions
-    count (five for a dark line, judged on lightness averaged over three: see VALLEY_ARC_EASING):
-    a rim is continuous, whereas texture gives scattered hits. `strictness` multiplies the edge
+    third of its rim left to judge scores 0. With `whole_circle`, coverage is instead counted over
+    every direction, those left out as misses (a rim shared with a neighbour is the neighbour's).
+    Only runs of at least three neighbouring directions count (five for a dark line, judged on
+    lightness averaged over three: see VALLEY_ARC_EASING): a rim is continuous, whereas texture
+    gives scattered hits. `strictness` multiplies the edge
     threshold.
 
     Coverage saturates within a pixel or two of the true centre; sharpness, the mean edge
     strength exactly on the circle, peaks there and so breaks the tie.
     """
-    return _rim_scores(edges, [(centres, radius)], exclude, gap, strictness, valley)
+    return _rim_scores(edges, [(centres, radius)], exclude, gap, strictness, valley, whole_circle)
 
 
 def _rim_scores(
-    edges: EdgeField, circles, exclude, gap: float, strictness: float, valley: "DarkLine | None"
+    edges: EdgeField, circles, exclude, gap: float, strictness: float, valley: "DarkLine | None",
+    whole_circle: bool = False,
 ) -> tuple[np.ndarray, np.ndarray]:
     """`rim_scores` of several groups of centres, (centres, radius) each, in one pass, their
     scores one after the other: a call costs much more than the samples of one more group."""
@@ -390,6 +393,8 @@ def _rim_scores(
     if judged is None:
         # The usual case, without the masks: the same shares, in float64 as below.
         return hits.sum(axis=1) / np.float64(RIM_ANGLES), sharpness.sum(axis=1) / np.float64(RIM_ANGLES)
+    if whole_circle:
+        return hits.sum(axis=1) / np.float64(RIM_ANGLES), (sharpness * judged).sum(axis=1) / np.float64(RIM_ANGLES)
     shown = judged.sum(axis=1)
     coverage = hits.sum(axis=1) / np.maximum(shown, 1)
     sharpness = (sharpness * judged).sum(axis=1) / np.maximum(shown, 1)
