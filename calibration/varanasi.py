@@ -67,7 +67,7 @@ def calibrate(image_bgr: np.ndarray, pieceset_json) -> dict:
         raise ArbiterError("calibration image must be a colour image")
     height, width = image_bgr.shape[:2]
     edges = edge_field(image_bgr, full_resolution_threshold(image_bgr))
-    circles = _disc_circles(image_bgr, len(pieces.sizes) * len(pieces.colours))
+    circles = _disc_circles(image_bgr, edges, len(pieces.sizes) * len(pieces.colours))
     lab = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
     pixels = [_disc_pixels(lab, circle, COLOUR_SAMPLE_RADIUS) for circle in circles]
     circle_lab = np.array([_face_colour(p) for p in pixels]).reshape(-1, 3)
@@ -92,10 +92,7 @@ def calibrate(image_bgr: np.ndarray, pieceset_json) -> dict:
     colours = {}
     for colour in pieces.colours:
         mine = [i for i in disc_ids if colour_of[i] == colour]
-        coverage = [
-            best_circle(edges, circles[i][:2], float(circles[i][2]), RIM_SEARCH_PX, strictness=EDGE_STRICTNESS)[1]
-            for i in mine
-        ]
+        coverage = _rim_coverage(edges, circles[mine])
         peaks = [_vote_peak(votes[pieces.sizes.index(sizes_of[i])], circles[i]) for i in mine]
         colours[colour] = {
             **colour_statistics(np.concatenate([trimmed_pixels(pixels[i]) for i in mine])),
@@ -143,15 +140,17 @@ def _vote_peak(plane: np.ndarray, circle) -> float:
     return float(plane[max(0, y - 2): y + 3, max(0, x - 2): x + 3].max(initial=0.0))
 
 
-def _disc_circles(image_bgr: np.ndarray, disc_count: int) -> np.ndarray:
+def _disc_circles(image_bgr: np.ndarray, edges, disc_count: int) -> np.ndarray:
     """One circle per place that may hold a disc, (n, 3) as x, y, r: clear rims first, faint ones
-    only if the clear ones are too few for the set."""
-    circles = _one_circle_per_disc(_detect_circles(image_bgr, CLEAR_RIM_THRESHOLD))
-    if len(circles) >= disc_count:
-        return circles
-    gray = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
-    faint_threshold = FAINT_RIM_CONTRAST * float(np.quantile(gray, BOARD_BRIGHTNESS_QUANTILE))
-    return _one_circle_per_disc(np.vstack([circles, _detect_circles(image_bgr, faint_threshold)]))
+    only if the clear ones are too few for the set; of the circles ringing one place, the one
+    whose rim shows best on `edges`."""
+    circles = _detect_circles(image_bgr, CLEAR_RIM_THRESHOLD)
+    if len(_places(circles)) < disc_count:
+        gray = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
+        faint_threshold = FAINT_RIM_CONTRAST * float(np.quantile(gray, BOARD_BRIGHTNESS_QUANTILE))
+        circles = np.vstack([circles, _detect_circles(image_bgr, faint_threshold)])
+    coverage = _rim_coverage(edges, circles)
+    return np.array([circles[max(place, key=lambda i: coverage[i])] for place in _places(circles)]).reshape(-1, 3)
 
 
 def _detect_circles(image_bgr: np.ndarray, rim_threshold: float) -> np.ndarray:
@@ -175,13 +174,31 @@ def _detect_circles(image_bgr: np.ndarray, rim_threshold: float) -> np.ndarray:
     return np.zeros((0, 3)) if found is None else found[0].astype(float)
 
 
-def _one_circle_per_disc(circles: np.ndarray) -> np.ndarray:
-    """Hough may ring a disc twice (its top face and its side): keep the first, best-voted one."""
-    kept: list[np.ndarray] = []
-    for circle in circles:
-        if all(np.hypot(*(circle[:2] - k[:2])) > 0.5 * min(circle[2], k[2]) for k in kept):
-            kept.append(circle)
-    return np.array(kept).reshape(-1, 3)
+def _places(circles: np.ndarray) -> list[list[int]]:
+    """Indices of the circles ringing each place, in order: Hough may ring a disc twice (its top
+    face and its side), and the faint search again. A place is where its first circle (the clearest,
+    best-voted) lies; a later circle belongs to the first place near it, so a disc's fainter inner
+    rings never open a place of their own."""
+    places: list[list[int]] = []
+    for index, circle in enumerate(circles):
+        home = next((place for place in places if _same_place(circle, circles[place[0]])), None)
+        if home is None:
+            places.append([index])
+        else:
+            home.append(index)
+    return places
+
+
+def _same_place(circle: np.ndarray, other: np.ndarray) -> bool:
+    return bool(np.hypot(*(circle[:2] - other[:2])) <= 0.5 * min(circle[2], other[2]))
+
+
+def _rim_coverage(edges, circles: np.ndarray) -> np.ndarray:
+    """How much of each circle's rim shows, at the best centre within RIM_SEARCH_PX."""
+    return np.array([
+        best_circle(edges, circle[:2], float(circle[2]), RIM_SEARCH_PX, strictness=EDGE_STRICTNESS)[1]
+        for circle in circles
+    ])
 
 
 def _assign_sizes(circles: np.ndarray, circle_lab: np.ndarray, pieces: PieceSet) -> tuple[dict[int, int], ScaleField]:
