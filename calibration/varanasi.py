@@ -1,9 +1,9 @@
 """Varanasi calibration: one photo of every disc lying apart + the piece-set file -> profile.
 
 The set's inventory anchors everything (the idea of rubiks-color-resolver): every (colour, size)
-pair is present exactly once, so sizes are found by assigning detected circles to size slots and
-colours by assigning each size's discs to colour names, both with the Hungarian method, rather
-than by thresholds that would fit one lamp.
+pair is present exactly once, so discs and their sizes are found by assigning detected circles to
+(colour, size) slots and colours by assigning each size's discs to colour names, both with the
+Hungarian method, rather than by thresholds that would fit one lamp.
 """
 from __future__ import annotations
 
@@ -67,12 +67,13 @@ def calibrate(image_bgr: np.ndarray, pieceset_json) -> dict:
         raise ArbiterError("calibration image must be a colour image")
     height, width = image_bgr.shape[:2]
     edges = edge_field(image_bgr, full_resolution_threshold(image_bgr))
-    circles = _disc_circles(image_bgr, len(pieces.sizes) * len(pieces.colours))
-    sizes_of, scale = _assign_sizes(circles, pieces)
+    circles = _disc_circles(image_bgr, edges, len(pieces.sizes) * len(pieces.colours))
     lab = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB).astype(np.float32)
+    pixels = [_disc_pixels(lab, circle, COLOUR_SAMPLE_RADIUS) for circle in circles]
+    circle_lab = np.array([_face_colour(p) for p in pixels]).reshape(-1, 3)
+    sizes_of, scale = _assign_sizes(circles, circle_lab, pieces)
     disc_ids = sorted(sizes_of)
-    pixels = {i: _disc_pixels(lab, circles[i], COLOUR_SAMPLE_RADIUS) for i in disc_ids}
-    colour_of = _assign_colours(image_bgr, circles, sizes_of, pixels, pieces)
+    colour_of = _assign_colours(circle_lab, sizes_of, pieces)
     missing = [
         pieces.code(size, colour)
         for size in pieces.sizes
@@ -91,10 +92,7 @@ def calibrate(image_bgr: np.ndarray, pieceset_json) -> dict:
     colours = {}
     for colour in pieces.colours:
         mine = [i for i in disc_ids if colour_of[i] == colour]
-        coverage = [
-            best_circle(edges, circles[i][:2], float(circles[i][2]), RIM_SEARCH_PX, strictness=EDGE_STRICTNESS)[1]
-            for i in mine
-        ]
+        coverage = _rim_coverage(edges, circles[mine])
         peaks = [_vote_peak(votes[pieces.sizes.index(sizes_of[i])], circles[i]) for i in mine]
         colours[colour] = {
             **colour_statistics(np.concatenate([trimmed_pixels(pixels[i]) for i in mine])),
@@ -142,15 +140,17 @@ def _vote_peak(plane: np.ndarray, circle) -> float:
     return float(plane[max(0, y - 2): y + 3, max(0, x - 2): x + 3].max(initial=0.0))
 
 
-def _disc_circles(image_bgr: np.ndarray, disc_count: int) -> np.ndarray:
+def _disc_circles(image_bgr: np.ndarray, edges, disc_count: int) -> np.ndarray:
     """One circle per place that may hold a disc, (n, 3) as x, y, r: clear rims first, faint ones
-    only if the clear ones are too few for the set."""
-    circles = _one_circle_per_disc(_detect_circles(image_bgr, CLEAR_RIM_THRESHOLD))
-    if len(circles) >= disc_count:
-        return circles
-    gray = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
-    faint_threshold = FAINT_RIM_CONTRAST * float(np.quantile(gray, BOARD_BRIGHTNESS_QUANTILE))
-    return _one_circle_per_disc(np.vstack([circles, _detect_circles(image_bgr, faint_threshold)]))
+    only if the clear ones are too few for the set; of the circles ringing one place, the one
+    whose rim shows best on `edges`."""
+    circles = _detect_circles(image_bgr, CLEAR_RIM_THRESHOLD)
+    if len(_places(circles)) < disc_count:
+        gray = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2GRAY)
+        faint_threshold = FAINT_RIM_CONTRAST * float(np.quantile(gray, BOARD_BRIGHTNESS_QUANTILE))
+        circles = np.vstack([circles, _detect_circles(image_bgr, faint_threshold)])
+    coverage = _rim_coverage(edges, circles)
+    return np.array([circles[max(place, key=lambda i: coverage[i])] for place in _places(circles)]).reshape(-1, 3)
 
 
 def _detect_circles(image_bgr: np.ndarray, rim_threshold: float) -> np.ndarray:
@@ -174,52 +174,120 @@ def _detect_circles(image_bgr: np.ndarray, rim_threshold: float) -> np.ndarray:
     return np.zeros((0, 3)) if found is None else found[0].astype(float)
 
 
-def _one_circle_per_disc(circles: np.ndarray) -> np.ndarray:
-    """Hough may ring a disc twice (its top face and its side): keep the first, best-voted one."""
-    kept: list[np.ndarray] = []
-    for circle in circles:
-        if all(np.hypot(*(circle[:2] - k[:2])) > 0.5 * min(circle[2], k[2]) for k in kept):
-            kept.append(circle)
-    return np.array(kept).reshape(-1, 3)
+def _places(circles: np.ndarray) -> list[list[int]]:
+    """Indices of the circles ringing each place, in order: Hough may ring a disc twice (its top
+    face and its side), and the faint search again. A place is where its first circle (the clearest,
+    best-voted) lies; a later circle belongs to the first place near it, so a disc's fainter inner
+    rings never open a place of their own."""
+    places: list[list[int]] = []
+    for index, circle in enumerate(circles):
+        home = next((place for place in places if _same_place(circle, circles[place[0]])), None)
+        if home is None:
+            places.append([index])
+        else:
+            home.append(index)
+    return places
 
 
-def _assign_sizes(circles: np.ndarray, pieces: PieceSet) -> tuple[dict[int, int], ScaleField]:
+def _same_place(circle: np.ndarray, other: np.ndarray) -> bool:
+    return bool(np.hypot(*(circle[:2] - other[:2])) <= 0.5 * min(circle[2], other[2]))
+
+
+def _rim_coverage(edges, circles: np.ndarray) -> np.ndarray:
+    """How much of each circle's rim shows, at the best centre within RIM_SEARCH_PX."""
+    return np.array([
+        best_circle(edges, circle[:2], float(circle[2]), RIM_SEARCH_PX, strictness=EDGE_STRICTNESS)[1]
+        for circle in circles
+    ])
+
+
+def _assign_sizes(circles: np.ndarray, circle_lab: np.ndarray, pieces: PieceSet) -> tuple[dict[int, int], ScaleField]:
     """Size of each circle that is a disc, and the scale field fitted to them.
 
-    Start from the single scale under which most circles match some size, then alternate
-    Hungarian assignment to size slots (each size once per colour) with refitting the scale plane
-    until the assignment settles.
+    Circles are assigned to the set's (colour, size) slots by the Hungarian method, alternating
+    with refitting the scale plane until the assignment settles. The first round weighs radii
+    only (from the single scale under which most circles match some size); the next one also
+    the discs' lamp-corrected colours against the set's hints, later ones their colours against
+    the set's own colours under this lamp (as naming does). Radii alone cannot tell a keystoned
+    disc of one size from a disc of the next, nor a disc from a ring of the board's drawing or a
+    stray circle on the table; each colour once per size can.
     """
     if len(circles) == 0:
         raise ArbiterError("calibration photo shows no discs")
     radii_mm = np.array(pieces.radii_mm)
-    log_ratio_candidates = np.log(circles[:, 2, None] / radii_mm[None, :]).ravel()
-    all_log = np.log(circles[:, 2, None] / radii_mm[None, :])
-    matches = [
-        (np.abs(all_log - candidate).min(axis=1) < MAX_SIZE_MISMATCH / 2).sum()
-        for candidate in log_ratio_candidates
-    ]
-    scale = ScaleField(float(np.exp(log_ratio_candidates[int(np.argmax(matches))])))
-    slots = [size_index for size_index in range(len(pieces.sizes)) for _ in pieces.colours]
-    sizes_of: dict[int, int] = {}
-    for _ in range(MAX_SIZE_ROUNDS):
+    scale = ScaleField(_starting_scale(circles[:, 2], radii_mm))
+    slot_sizes = np.repeat(np.arange(len(pieces.sizes)), len(pieces.colours))
+    slot_colours = np.tile(np.arange(len(pieces.colours)), len(pieces.sizes))
+    colour_cost = np.zeros((len(circles), len(pieces.colours)))
+    slots_of: dict[int, int] = {}
+    for round_number in range(MAX_SIZE_ROUNDS):
         expected = scale.at(circles[:, 0], circles[:, 1])[:, None] * radii_mm[None, :]
         mismatch = np.abs(np.log(circles[:, 2, None] / expected))
-        cost = mismatch[:, slots] ** 2
-        new_sizes = {
-            row: pieces.sizes[slots[col]]
-            for row, col in assign(cost)
-            if mismatch[row, slots[col]] < MAX_SIZE_MISMATCH
-        }
-        if not new_sizes:
+        cost = _size_cost(mismatch, radii_mm)[:, slot_sizes] + colour_cost[:, slot_colours]
+        new_slots = {row: col for row, col in assign(cost) if mismatch[row, slot_sizes[col]] < MAX_SIZE_MISMATCH}
+        if not new_slots:
             raise ArbiterError("calibration photo shows no discs of the piece set's sizes")
-        if new_sizes == sizes_of:
+        if new_slots == slots_of:
             break
-        sizes_of = new_sizes
-        ids = np.array(sorted(sizes_of))
-        measured = circles[ids, 2] / np.array([pieces.radii_mm[pieces.sizes.index(sizes_of[i])] for i in ids])
+        slots_of = new_slots
+        ids = np.array(sorted(slots_of))
+        measured = circles[ids, 2] / radii_mm[slot_sizes[[slots_of[i] for i in ids]]]
         scale = ScaleField.fit(circles[ids, :2], measured)
-    return sizes_of, scale
+        if round_number == 0:
+            features = _lamp_corrected(circle_lab, circle_lab[ids], pieces)
+            references = srgb_to_lab(np.array(pieces.hints_srgb, dtype=float))
+        else:
+            features = circle_lab
+            references = _colour_means(circle_lab, {i: slot_colours[slot] for i, slot in slots_of.items()},
+                                       len(pieces.colours))
+        colour_cost = _colour_cost(features, references)
+    return {i: pieces.sizes[slot_sizes[slot]] for i, slot in slots_of.items()}, scale
+
+
+def _starting_scale(radii_px: np.ndarray, radii_mm: np.ndarray) -> float:
+    """The single px/mm under which most circles match some size of the set."""
+    log_ratios = np.log(radii_px[:, None] / radii_mm[None, :])
+    candidates = log_ratios.ravel()
+    matches = [(np.abs(log_ratios - candidate).min(axis=1) < MAX_SIZE_MISMATCH / 2).sum() for candidate in candidates]
+    return float(np.exp(candidates[int(np.argmax(matches))]))
+
+
+def _size_cost(mismatch: np.ndarray, radii_mm: np.ndarray) -> np.ndarray:
+    """Squared radius mismatch (log-ratio) in units of half the closest step between two sizes:
+    1 where a disc would be as near the next size as its own."""
+    half_step = np.diff(np.log(np.sort(radii_mm))).min() / 2
+    return (mismatch / half_step) ** 2
+
+
+def _colour_cost(features: np.ndarray, references: np.ndarray) -> np.ndarray:
+    """(circles, colours): squared Lab distance of each circle's colour to each colour's
+    reference, in units of half the distance between the two closest references (1 where a disc
+    would be as near another colour of the set as its own). A set of one colour has nothing to
+    tell apart by colour."""
+    if len(references) < 2:
+        return np.zeros((len(features), len(references)))
+    gaps = np.linalg.norm(references[:, None, :] - references[None, :, :], axis=2)
+    # At least one Lab unit, the scale's resolution (two hints may be given alike).
+    half_gap = max(gaps[np.triu_indices(len(references), 1)].min() / 2, 1.0)
+    return (np.linalg.norm(features[:, None, :] - references[None, :, :], axis=2) / half_gap) ** 2
+
+
+def _colour_means(circle_lab: np.ndarray, colour_of: dict[int, int], colour_count: int) -> np.ndarray:
+    """(colours, 3): the mean Lab of the circles given each colour (index); far off for a colour
+    no circle was given, so that nothing is near it."""
+    means = np.full((colour_count, 3), 1e6)
+    for colour in range(colour_count):
+        mine = [i for i, c in colour_of.items() if c == colour]
+        if mine:
+            means[colour] = circle_lab[mine].mean(axis=0)
+    return means
+
+
+def _lamp_corrected(lab_colours: np.ndarray, disc_lab: np.ndarray, pieces: PieceSet) -> np.ndarray:
+    """Lab colours with the lamp's cast removed, the lamp judged from the set's discs `disc_lab`
+    (their average matches the average hint: see `lamp_gains`)."""
+    gains = lamp_gains(lab_to_srgb(disc_lab), np.array(pieces.hints_srgb, dtype=float))
+    return srgb_to_lab(neutralise(lab_to_srgb(lab_colours), gains))
 
 
 def _disc_pixels(lab: np.ndarray, circle, fraction: float) -> np.ndarray:
@@ -233,14 +301,17 @@ def _disc_pixels(lab: np.ndarray, circle, fraction: float) -> np.ndarray:
     return lab[y0:y1, x0:x1][inside].astype(float)
 
 
-def _assign_colours(image_bgr, circles, sizes_of, pixels, pieces: PieceSet) -> dict[int, str]:
+def _face_colour(lab_pixels: np.ndarray) -> np.ndarray:
+    """A disc face's colour: the median of its pixels, glints and shaded rims dropped."""
+    return np.median(trimmed_pixels(lab_pixels), axis=0)
+
+
+def _assign_colours(circle_lab: np.ndarray, sizes_of: dict[int, int], pieces: PieceSet) -> dict[int, str]:
     """Name each disc's colour: first against the lamp-corrected hints, then against the
     colours of the set itself (each size's discs take each colour once)."""
     ids = sorted(sizes_of)
-    observed_lab = np.array([np.median(trimmed_pixels(pixels[i]), axis=0) for i in ids])
-    observed_rgb = lab_to_srgb(observed_lab)
-    gains = lamp_gains(observed_rgb, np.array(pieces.hints_srgb, dtype=float))
-    neutral_lab = srgb_to_lab(neutralise(observed_rgb, gains))
+    observed_lab = circle_lab[ids]
+    neutral_lab = _lamp_corrected(observed_lab, observed_lab, pieces)
     references = srgb_to_lab(np.array(pieces.hints_srgb, dtype=float))
     features = neutral_lab
     colour_of: dict[int, str] = {}
@@ -252,12 +323,8 @@ def _assign_colours(image_bgr, circles, sizes_of, pixels, pieces: PieceSet) -> d
                 colour_of[ids[rows[row]]] = pieces.colours[col]
         # Later rounds compare discs with the set's own colours under this lamp.
         features = observed_lab
-        references = np.array([
-            observed_lab[[k for k, i in enumerate(ids) if colour_of.get(i) == c]].mean(axis=0)
-            if any(colour_of.get(i) == c for i in ids) else np.full(3, np.inf)
-            for c in pieces.colours
-        ])
-        references = np.where(np.isfinite(references), references, 1e6)
+        references = _colour_means(
+            circle_lab, {i: pieces.colours.index(colour) for i, colour in colour_of.items()}, len(pieces.colours))
     return colour_of
 
 
