@@ -110,6 +110,11 @@ MIN_RING_PIXELS = 4
 # A colour ring leaves out pixels matching no colour (sides, shadows) unless fewer than this share
 # of it match one (0.5 cost a synthetic disc; 0.25 changed no synthetic frame).
 COLOURED_SHARE = 0.25
+# A ring counts as the board in shade when its chromaticity lies this share of the way, or less,
+# from the board's beyond the rim towards the nearest colour of the set (see `_shaded_board`).
+SHADE_CHROMA_SHARE = 0.25
+# Width (px) of the band beyond a rim whose median stands for what the disc rests on.
+OUTSIDE_BAND_PX = 3.0
 # Probabilities never reach 0 or 1: the tracker must be able to weigh a doubtful reading.
 PROBABILITY_FLOOR = 1e-3
 # An assignment no reading allows (finite: the Hungarian method's potentials must stay numbers).
@@ -288,6 +293,11 @@ class _Frame:
         on a cream board, which the camera can barely tell apart."""
         distance2 = board_distance2(self.colours.means, self.board)
         return tuple(int(i) for i in np.flatnonzero(distance2 <= LABEL_SIGMA ** 2))
+
+    @cached_property
+    def chromaticities(self) -> np.ndarray:
+        """Each colour's calibrated mean as chromaticity (BGR shares, see `_chromaticity`)."""
+        return _chromaticity(self.colours.means)
 
     @classmethod
     def from_profile(cls, profile: dict) -> "_Frame":
@@ -542,10 +552,60 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
             own = rim_scores(context.edges, centre, radius, context.neighbours, context.gap, EDGE_STRICTNESS,
                              whole_circle=True)[0][0]
             presence = _edge_presence(float(own), frame, alone=True)
+        if presence >= 0.5 and _shows_no_face(context, accepted, size, centre, radius):
+            presence = 0.0
         if ring is _UNREAD and presence >= 0.5:
             ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius)
         candidates[size] = (centre, presence, ring)
     return candidates, {size for size, test in tests.items() if test[3] is not None}
+
+
+def _shows_no_face(context: _EdgeContext, accepted: dict, size: int, centre, radius: float) -> bool:
+    """Whether a bottom disc under accepted discs shows no face of its own: the ring it would
+    show around the disc right above it is the board beyond its rim in shade. A tower's shadow
+    and, through a tilted camera, its side band lie beside it on the board and their outer edge
+    can pass for the rim of a bigger disc under it; a real disc's face has its own colour there.
+    Not asked when the set has a colour the camera can barely tell from the board (white on
+    cream): such a face is the board's colour, a shade of it only darker."""
+    above = [s for s in accepted if s < size]  # accepted discs are found present
+    if not above or _disc_below(size, accepted) is not None or context.frame.board_like_colours:
+        return False
+    top = max(above)  # the disc right above it
+    top_centre = accepted[top][0]
+    top_radius = context.radii[top] * _growth(_level(top, accepted), context.frame.pieces)
+    window, yy, xx = _circle_window(context.labels.shape, centre, radius + EDGE_MARGIN_PX + OUTSIDE_BAND_PX)
+    distance2 = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2
+    ring = (distance2 <= (radius - EDGE_MARGIN_PX) ** 2) & (
+        (xx - top_centre[0]) ** 2 + (yy - top_centre[1]) ** 2 > (top_radius + EDGE_MARGIN_PX) ** 2)
+    beyond = (distance2 >= (radius + EDGE_MARGIN_PX) ** 2) & (
+        distance2 <= (radius + EDGE_MARGIN_PX + OUTSIDE_BAND_PX) ** 2)
+    if np.count_nonzero(ring) < MIN_RING_PIXELS or np.count_nonzero(beyond) < MIN_RING_PIXELS:
+        return False
+    lab = context.edges.lab_bytes[window]
+    step = context.edges.threshold / SOBEL_GAIN
+    return _shaded_board(np.median(lab[ring], axis=0), np.median(lab[beyond], axis=0), step, context.frame)
+
+
+def _shaded_board(ring_lab: np.ndarray, board_lab: np.ndarray, step: float, frame: _Frame) -> bool:
+    """Whether a ring's median Lab is the board's beyond it in shade: darker by at least `step`
+    (the lightness step the edge threshold stands for: a shade that drew a rim is that much darker
+    than the board beyond it), and of nearly its chromaticity (shade dims all three channels
+    alike) — nearer to it than SHADE_CHROMA_SHARE of the way to the set's colour whose
+    chromaticity is nearest the board's. A set with a colour of the board's chromaticity (black,
+    white, grey on a neutral board) leaves almost no room."""
+    if board_lab[0] - ring_lab[0] < step:
+        return False
+    ring, board = _chromaticity(np.array([ring_lab, board_lab]))
+    nearest_colour = np.abs(frame.chromaticities - board).sum(axis=1).min()
+    return float(np.abs(ring - board).sum()) <= SHADE_CHROMA_SHARE * float(nearest_colour)
+
+
+def _chromaticity(lab: np.ndarray) -> np.ndarray:
+    """The shares of B, G and R (8-bit sRGB) of each Lab row: what lighting's strength leaves
+    alone (one count added to each channel keeps a black pixel's shares defined)."""
+    bgr = cv2.cvtColor(np.clip(np.rint(lab), 0, 255).astype(np.uint8)[None], cv2.COLOR_LAB2BGR)[0]
+    bgr = bgr.astype(np.float64) + 1.0
+    return bgr / bgr.sum(axis=1, keepdims=True)
 
 
 # The ring colour of an edge candidate not read, as nothing will ask for it (see `_edge_candidates`).
