@@ -143,18 +143,22 @@ class ColourModel:
 
     def distances2(self, lab: np.ndarray) -> np.ndarray:
         """(n, 3) Lab -> (n, k) squared Mahalanobis distances to each colour."""
-        whitening, centres, blocks = self._float32_terms
+        whitening, centres = self._float32_terms
         whitened = np.atleast_2d(np.asarray(lab, dtype=np.float32)) @ whitening
         whitened -= centres
-        return (whitened * whitened) @ blocks
+        squares = whitened * whitened
+        # Each colour's three squares summed by strided columns, in the order a product with a
+        # block matrix of ones sums them (the same bits), at about 60% of its time on a crop; a
+        # sum over a length-3 axis is slower still.
+        distance2 = squares[:, 0::3] + squares[:, 1::3]
+        distance2 += squares[:, 2::3]
+        return distance2
 
     @cached_property
-    def _float32_terms(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Whitening, whitened means, and the matrix summing each colour's three squares (far
-        faster than a sum over a length-3 axis), once per model."""
+    def _float32_terms(self) -> tuple[np.ndarray, np.ndarray]:
+        """Whitening and whitened means in float32, once per model."""
         centres = np.einsum("ki,ikj->kj", self.means, self.whitening.reshape(3, -1, 3)).reshape(-1)
-        blocks = np.kron(np.eye(len(self.names)), np.ones((3, 1)))
-        return self.whitening.astype(np.float32), centres.astype(np.float32), blocks.astype(np.float32)
+        return self.whitening.astype(np.float32), centres.astype(np.float32)
 
     def log_likelihoods(self, lab: np.ndarray) -> np.ndarray:
         """(n, 3) Lab -> (n, k) Gaussian log-likelihoods (up to a shared constant)."""
