@@ -15,9 +15,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
+
+# One core, as the target says: OpenBLAS would otherwise spread larger matrix products over
+# every core, and the reading thread's CPU time would not see that work.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import cv2
 import numpy as np
@@ -164,6 +169,9 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.synthetic:
         results = synthetic_sessions(args.verbose)
+    elif not args.bench.is_dir() or not any((p / "truth.json").is_file() for p in args.bench.iterdir()):
+        print(f"bench_varanasi_vision: error: no session folder with a truth.json in {args.bench}", file=sys.stderr)
+        return 2
     else:
         results = bench_sessions(args.bench, args.camera, args.verbose)
     total = {"images": 0, "exact": 0, "right": 0, "counted": 0, "millis": [], "cpu_millis": []}

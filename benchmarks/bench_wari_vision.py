@@ -21,9 +21,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
+
+# One core, as the target says: OpenBLAS would otherwise spread larger matrix products over
+# every core, and the reading thread's CPU time would not see that work.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import cv2
 import numpy as np
@@ -168,6 +173,10 @@ def main(argv: list[str]) -> int:
     if not folders:
         print(f"no bench sessions found under {DEFAULT_BENCH}", file=sys.stderr)
         return 1
+    missing = [str(folder) for folder in folders if not (folder / "truth.json").is_file()]
+    if missing:
+        print(f"bench_wari_vision: error: no truth.json in {', '.join(missing)}", file=sys.stderr)
+        return 2
     for folder in folders:
         bench_session(folder, args.camera)
     return 0
