@@ -24,7 +24,7 @@ import numpy as np
 
 from engines.errors import ArbiterError
 from vision.varanasi_assignment import assign
-from vision.varanasi_colour import ColourModel, colour_moments, linear_quantiles
+from vision.varanasi_colour import ColourModel, colour_moments, lab_to_srgb, linear_quantiles
 from vision.varanasi_geometry import (
     SOBEL_GAIN,
     WORK_SCALE,
@@ -296,7 +296,7 @@ class _Frame:
 
     @cached_property
     def chromaticities(self) -> np.ndarray:
-        """Each colour's calibrated mean as chromaticity (BGR shares, see `_chromaticity`)."""
+        """Each colour's calibrated mean as chromaticity (RGB shares, see `_chromaticity`)."""
         return _chromaticity(self.colours.means)
 
     @classmethod
@@ -601,11 +601,11 @@ def _shaded_board(ring_lab: np.ndarray, board_lab: np.ndarray, step: float, fram
 
 
 def _chromaticity(lab: np.ndarray) -> np.ndarray:
-    """The shares of B, G and R (8-bit sRGB) of each Lab row: what lighting's strength leaves
-    alone (one count added to each channel keeps a black pixel's shares defined)."""
-    bgr = cv2.cvtColor(np.clip(np.rint(lab), 0, 255).astype(np.uint8)[None], cv2.COLOR_LAB2BGR)[0]
-    bgr = bgr.astype(np.float64) + 1.0
-    return bgr / bgr.sum(axis=1, keepdims=True)
+    """The shares of R, G and B (8-bit sRGB) of each Lab row, rounded to whole Lab levels: what
+    lighting's strength leaves alone (one count added to each channel keeps a black pixel's
+    shares defined)."""
+    rgb = lab_to_srgb(np.rint(lab)) + 1.0
+    return rgb / rgb.sum(axis=1, keepdims=True)
 
 
 # The ring colour of an edge candidate not read, as nothing will ask for it (see `_edge_candidates`).
