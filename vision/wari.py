@@ -100,7 +100,8 @@ class WariObservation:
         best = np.full(seeds + 1, -np.inf)
         best[0] = 0.0
         shift = np.arange(seeds + 1)[:, None] - np.arange(seeds + 1)[None, :]  # t - n
-        for distribution, weight, _ in zip(self.regions, _REGION_WEIGHTS, counts):
+        # The regions the position counts: the 12 pits, and the stores unless it leaves them out.
+        for distribution, weight in zip(self.regions[: len(counts)], _REGION_WEIGHTS):
             scores = np.array([_log_probability(distribution, n, weight) for n in range(seeds + 1)])
             sums = np.where(shift >= 0, best[np.clip(shift, 0, None)] + scores[None, :], -np.inf)
             best = sums.max(axis=1)
