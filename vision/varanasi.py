@@ -28,6 +28,7 @@ from vision.varanasi_colour import ColourModel, colour_moments, lab_to_srgb, lin
 from vision.varanasi_geometry import (
     RIM_ANGLES,
     SOBEL_GAIN,
+    VALLEY_SIDE_PX,
     WORK_SCALE,
     DarkLine,
     EdgeField,
@@ -807,8 +808,9 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
         # off-centre, can cover half the ring, and the lower one shows there too.
         colour = _ring_colour(labels, board, centre, radius, RIM_INSET * spacing, 0.5 * spacing,
                               exclude=lower_colour)
-        if colour is not None:
-            centre = _face_centre(edges, labels, colour, board + 1, centre, radius, 0.5 * spacing)
+        if colour is not None and fits[size][1] >= 1.0:
+            centre = _plateau_point_nearest(edges, centre, radius, 0.5 * spacing,
+                                            _face_centre(edges, labels, colour, board + 1, centre, radius, 0.5 * spacing))
         chain[size] = (centre, presence, colour)
         if colour is None:
             break
@@ -847,6 +849,21 @@ def _face_centre(edges: EdgeField, labels, colour: int, no_colour: int, centre, 
     return fit
 
 
+def _plateau_point_nearest(edges: EdgeField, centre, radius: float, reach: float, target):
+    """The whole-pixel centre within `reach` of `centre` whose rim of `radius` shows wholly
+    (coverage 1, as at `centre`) nearest `target`: where the outline cannot tell centres apart,
+    the face's own edge chooses among them, and no farther."""
+    if target is None:
+        return centre
+    steps = int(math.ceil(reach))
+    offsets = np.array([(x, y) for x in range(-steps, steps + 1) for y in range(-steps, steps + 1)
+                        if x * x + y * y <= reach * reach], dtype=float)
+    candidates = offsets + np.rint(np.asarray(centre, dtype=float))
+    coverage, _ = rim_scores(edges, candidates, radius)
+    plateau = candidates[coverage >= coverage.max()]
+    return plateau[int(np.argmin(np.hypot(*(plateau - target).T)))]
+
+
 def _face_edge_fit(edges: EdgeField, labels, colour: int, no_colour: int, centre: np.ndarray, radius: float,
                    reach: float):
     """Centre of the circle through the first edge outward on each of RIM_ANGLES rays from
@@ -861,7 +878,9 @@ def _face_edge_fit(edges: EdgeField, labels, colour: int, no_colour: int, centre
     """
     angles = np.linspace(0.0, 2.0 * np.pi, RIM_ANGLES, endpoint=False)
     cos, sin = np.cos(angles)[:, None], np.sin(angles)[:, None]
-    steps = np.arange(radius - reach - 2.0, radius + reach + 2.5, 0.5)
+    # Sampled on to VALLEY_SIDE_PX beyond the farthest edge sought, where what lies past it is read.
+    steps = np.arange(radius - reach - 2.0, radius + reach + 2.5 + VALLEY_SIDE_PX, 0.5)
+    beyond = int(round(2 * VALLEY_SIDE_PX))  # samples
     height, width = labels.shape
     xs, ys = np.rint(centre[0] + cos * steps), np.rint(centre[1] + sin * steps)
     inside = ((xs >= 0) & (ys >= 0) & (xs < width) & (ys < height)).all(axis=1)
@@ -872,12 +891,16 @@ def _face_edge_fit(edges: EdgeField, labels, colour: int, no_colour: int, centre
     on_face = start == colour
     if np.count_nonzero(on_face) < COLOURED_SHARE * np.count_nonzero(on_face | (start == no_colour)):
         on_face |= start == no_colour
-    usable = on_face & inside & edge.any(axis=1)
-    # Each ray's edge is placed at its strongest sample: from its first sample over the bar on,
-    # the last before the gradient falls.
-    first = np.argmax(edge, axis=1)
-    falls = np.append(radial[:, 1:] < radial[:, :-1], np.ones((RIM_ANGLES, 1), dtype=bool), axis=1)
-    peak = np.argmax(falls & (np.arange(len(steps))[None, :] >= first[:, None]), axis=1)
+    # The face's edge is the first edge (a peak of the radial gradient over the bar) past which
+    # the face's colour does not go on: a disc of its colour on top draws a line on it first.
+    face = labels.reshape(-1).take(flat) == colour
+    rises = np.diff(radial, axis=1, prepend=-np.inf) >= 0
+    falls = np.diff(radial, axis=1, append=-np.inf) < 0
+    peaks = edge & rises & falls
+    peaks[:, -beyond:] = False
+    peaks[:, :-beyond] &= ~face[:, beyond:]
+    peak = np.argmax(peaks, axis=1)
+    usable = on_face & inside & peaks.any(axis=1)
     distance = steps[peak]
     points = np.stack([centre[0] + cos[:, 0] * distance, centre[1] + sin[:, 0] * distance], axis=1)[usable]
     least = RIM_ANGLES // 2
