@@ -26,9 +26,7 @@ from engines.errors import ArbiterError
 from vision.varanasi_assignment import assign
 from vision.varanasi_colour import ColourModel, colour_moments, lab_to_srgb, linear_quantiles
 from vision.varanasi_geometry import (
-    RIM_ANGLES,
     SOBEL_GAIN,
-    VALLEY_SIDE_PX,
     WORK_SCALE,
     DarkLine,
     EdgeField,
@@ -106,14 +104,6 @@ EDGE_STRICTNESS = 1.5
 EDGE_GAP_MM = 2.5
 # A disc's own colour is read this far (in size spacings) inside its rim, clear of its side.
 RIM_INSET = 0.2
-# The colour chain's circle is refitted to the face's own edge (see `_face_centre`): points of one
-# rim scatter by about a pixel (texture, the pixel grid), the next rim lies a size step away, so
-# points farther than this from the fitted circle, and than FACE_EDGE_OUTLIER times the median
-# distance of the points kept (a soft view scatters them more), belong to something else.
-FACE_EDGE_SPREAD_PX = 1.5
-FACE_EDGE_OUTLIER = 2.5
-# Refits from the last fit at most this many times, while each move is shorter than the one before.
-FACE_REFITS = 3
 # Colour rings are read this far (full-res pixels) inside the circles bounding them: rims blur.
 EDGE_MARGIN_PX = 1.0
 MIN_RING_PIXELS = 4
@@ -808,9 +798,6 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
         # off-centre, can cover half the ring, and the lower one shows there too.
         colour = _ring_colour(labels, board, centre, radius, RIM_INSET * spacing, 0.5 * spacing,
                               exclude=lower_colour)
-        if colour is not None and fits[size][1] >= 1.0:
-            centre = _plateau_point_nearest(edges, centre, radius, 0.5 * spacing,
-                                            _face_centre(edges, labels, colour, board + 1, centre, radius, 0.5 * spacing))
         chain[size] = (centre, presence, colour)
         if colour is None:
             break
@@ -821,109 +808,6 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
         footprint = inside & (work_labels[box] != board) & (work_labels[box] != colour)
         reference, below, lower_colour = centre, size, colour
     return chain
-
-
-def _face_centre(edges: EdgeField, labels, colour: int, no_colour: int, centre, radius: float, reach: float):
-    """The centre of a disc's top face, from the sharpest circle's `centre`.
-
-    The sharpest circle fits the outline, which the disc's side band (on the side away from the
-    camera) and its shadow widen on one side, so it leans that way, by up to half a size step
-    through a soft or resampled view (the rim coverage saturates over the band's whole width).
-    The face's own edge is the first edge met going outward from inside the face: its colour
-    against the darker side band, or against the board, a shadow or the disc below. The circle
-    fitted to those points is taken when it lies within `reach` of the sharpest one; fits from
-    the last fit are then taken while they converge (each move shorter than the one before):
-    from a centre well off, some rays start on the disc above or beyond the face, which a fit
-    from a nearer centre mends, whereas a move that grows is drifting onto another rim.
-    """
-    best = np.asarray(centre, dtype=float)
-    fit = _face_edge_fit(edges, labels, colour, no_colour, best, radius, reach)
-    if fit is None:
-        return centre
-    moved = np.hypot(*(fit - best))
-    for _ in range(FACE_REFITS):
-        again = _face_edge_fit(edges, labels, colour, no_colour, fit, radius, reach)
-        if again is None or np.hypot(*(again - best)) > 2 * reach or np.hypot(*(again - fit)) >= moved:
-            break
-        fit, moved = again, np.hypot(*(again - fit))
-    return fit
-
-
-def _plateau_point_nearest(edges: EdgeField, centre, radius: float, reach: float, target):
-    """The whole-pixel centre within `reach` of `centre` whose rim of `radius` shows wholly
-    (coverage 1, as at `centre`) nearest `target`: where the outline cannot tell centres apart,
-    the face's own edge chooses among them, and no farther."""
-    if target is None:
-        return centre
-    steps = int(math.ceil(reach))
-    offsets = np.array([(x, y) for x in range(-steps, steps + 1) for y in range(-steps, steps + 1)
-                        if x * x + y * y <= reach * reach], dtype=float)
-    candidates = offsets + np.rint(np.asarray(centre, dtype=float))
-    coverage, _ = rim_scores(edges, candidates, radius)
-    plateau = candidates[coverage >= coverage.max()]
-    return plateau[int(np.argmin(np.hypot(*(plateau - target).T)))]
-
-
-def _face_edge_fit(edges: EdgeField, labels, colour: int, no_colour: int, centre: np.ndarray, radius: float,
-                   reach: float):
-    """Centre of the circle through the first edge outward on each of RIM_ANGLES rays from
-    `centre`, searched from `reach` (and 2 px) inside `radius` to as far outside; None when fewer
-    than half the rays show it near the fitted circle, or that circle lies more than `reach` off
-    in centre or radius.
-
-    A ray counts when it starts on the face: on the face's colour label or, when fewer than
-    COLOURED_SHARE of the starts of that colour or of none (`no_colour`) are of that colour (a
-    face lit off its colour, e.g. a black with a sheen), on no colour either; one starting on the
-    disc above or on the board does not.
-    """
-    angles = np.linspace(0.0, 2.0 * np.pi, RIM_ANGLES, endpoint=False)
-    cos, sin = np.cos(angles)[:, None], np.sin(angles)[:, None]
-    # Sampled on to VALLEY_SIDE_PX beyond the farthest edge sought, where what lies past it is read.
-    steps = np.arange(radius - reach - 2.0, radius + reach + 2.5 + VALLEY_SIDE_PX, 0.5)
-    beyond = int(round(2 * VALLEY_SIDE_PX))  # samples
-    height, width = labels.shape
-    xs, ys = np.rint(centre[0] + cos * steps), np.rint(centre[1] + sin * steps)
-    inside = ((xs >= 0) & (ys >= 0) & (xs < width) & (ys < height)).all(axis=1)
-    flat = (np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1)).astype(np.intp)
-    radial = np.abs(edges.gx.reshape(-1).take(flat) * cos + edges.gy.reshape(-1).take(flat) * sin)
-    edge = radial >= edges.rim_floor(EDGE_STRICTNESS).take(flat)
-    start = labels.reshape(-1).take(flat[:, 0])
-    on_face = start == colour
-    if np.count_nonzero(on_face) < COLOURED_SHARE * np.count_nonzero(on_face | (start == no_colour)):
-        on_face |= start == no_colour
-    # The face's edge is the first edge (a peak of the radial gradient over the bar) past which
-    # the face's colour does not go on: a disc of its colour on top draws a line on it first.
-    face = labels.reshape(-1).take(flat) == colour
-    rises = np.diff(radial, axis=1, prepend=-np.inf) >= 0
-    falls = np.diff(radial, axis=1, append=-np.inf) < 0
-    peaks = edge & rises & falls
-    peaks[:, -beyond:] = False
-    peaks[:, :-beyond] &= ~face[:, beyond:]
-    peak = np.argmax(peaks, axis=1)
-    usable = on_face & inside & peaks.any(axis=1)
-    distance = steps[peak]
-    points = np.stack([centre[0] + cos[:, 0] * distance, centre[1] + sin[:, 0] * distance], axis=1)[usable]
-    least = RIM_ANGLES // 2
-    if len(points) < least:
-        return None
-    kept = np.ones(len(points), dtype=bool)
-    for _ in range(3):
-        fit = _circle_through(points[kept])
-        residual = np.abs(np.hypot(*(points - fit[:2]).T) - fit[2])
-        kept = residual <= max(FACE_EDGE_SPREAD_PX, FACE_EDGE_OUTLIER * float(np.median(residual[kept])))
-    if np.count_nonzero(kept) < least or abs(fit[2] - radius) > reach or np.hypot(*(fit[:2] - centre)) > reach:
-        return None
-    return fit[:2]
-
-
-def _circle_through(points: np.ndarray) -> np.ndarray:
-    """(x, y, radius) of the circle fitting `points` (n, 2) best in the algebraic least-squares
-    sense (Kåsa's fit: one linear solve)."""
-    x, y = points[:, 0], points[:, 1]
-    design = np.stack([x, y, np.ones_like(x)], axis=1)
-    (d, e, f), *_ = np.linalg.lstsq(design, x * x + y * y, rcond=None)
-    cx, cy = d / 2, e / 2
-    return np.array([cx, cy, math.sqrt(max(f + cx * cx + cy * cy, 0.0))])
 
 
 def _to_reduced(point) -> np.ndarray:
