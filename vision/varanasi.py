@@ -434,8 +434,10 @@ def _read_tower(image_bgr, work_lab, frame: _Frame, seed_full, threshold: float,
     context = _EdgeContext(edges, labels, frame, seed, radii, reach, step, EDGE_GAP_MM * px_per_mm, neighbours)
     # size -> (centre, presence, colour label just inside its rim). A size the colour chain fitted
     # but found doubtful (a leaning stack leaves its footprint a crescent, whose inscribed circle
-    # lies beside the disc) is not taken as found: the edge tests try it like any other size.
-    accepted = {size: disc for size, disc in chain.items() if disc[1] >= 0.5}
+    # lies beside the disc) is not taken as found: the edge tests try it like any other size. Nor
+    # is one that shows no colour label inside its rim: colour did not find it (a patch of glare
+    # or shade on the disc below makes such a footprint).
+    accepted = {size: disc for size, disc in chain.items() if disc[1] >= 0.5 and disc[2] is not None}
     while True:
         candidates, dark = _edge_candidates([size for size in pieces.sizes if size not in accepted], accepted, context)
         # A rim with a colour step goes before a dark line (a disc on one of its own colour):
