@@ -448,7 +448,7 @@ def best_circle(
 ) -> tuple[np.ndarray, float]:
     """The centre within `reach` of `centre` whose rim of `radius` shows best: a grid of
     `GRID_PX` (the band judged around the radius is about that wide), then the 8 neighbours of
-    its best point, unless nothing on the grid showed a rim."""
+    its best point, unless nothing on the grid showed a rim (a dark line: see `best_circles`)."""
     return best_circles(edges, [(centre, radius, reach)], exclude, gap, strictness, valley)[0]
 
 
@@ -456,32 +456,53 @@ def best_circles(
     edges: EdgeField, searches, exclude=(), gap: float = 0.0, strictness: float = 1.0,
     valley: "DarkLine | None" = None,
 ) -> list[tuple[np.ndarray, float]]:
-    """`best_circle` of each (centre, radius, reach) in `searches`, their grids scored in one pass."""
+    """`best_circle` of each (centre, radius, reach) in `searches`, their grids scored in one pass.
+    A dark-line search whose grid shows no line tries every whole pixel within reach instead (see
+    `_confirmed`)."""
     if not searches:
         return []
-    grids = []
-    for centre, radius, reach in searches:
-        offsets, distance2 = _grid_offsets(int(np.ceil(reach / GRID_PX)))
-        grids.append((offsets[distance2 <= reach * reach + 1e-9] + np.rint(np.asarray(centre, dtype=float)), radius))
+    grids = [(_disc_of_points(centre, reach, GRID_PX), radius) for centre, radius, reach in searches]
     grid_scores = _split(_rim_scores(edges, grids, exclude, gap, strictness, valley), grids)
     bests = [(candidates[_best(scores)], scores[0].max() > 0.0) for (candidates, _), scores in zip(grids, grid_scores)]
+    # A dark line is about a pixel wide and counts only in runs of five directions: its coverage
+    # can vanish a pixel off the true centre, so the grid can step over it on every point.
+    dense = [index for index, (_, shown) in enumerate(bests) if not shown] if valley is not None else []
+    if dense:
+        pixels = [(_disc_of_points(searches[i][0], searches[i][2], 1.0), grids[i][1]) for i in dense]
+        pixel_scores = _split(_rim_scores(edges, pixels, exclude, gap, strictness, valley), pixels)
+        for search, (points, _), scores in zip(dense, pixels, pixel_scores):
+            bests[search] = (points[_best(scores)], scores[0].max() > 0.0)
     # No rim anywhere on a grid (most sizes tried are absent): a pixel off would not show one
     # either, since coverage fades over a pixel or two from the true centre; otherwise the 8
-    # neighbours of its best point are tried too.
+    # neighbours of its best point are tried too (after a search of every pixel, they only
+    # confirm it).
     refined = [(_NEIGHBOURS + best, radius) for (best, shown), (_, radius) in zip(bests, grids) if shown]
     refinements = iter(
         zip((around for around, _ in refined), _split(_rim_scores(edges, refined, exclude, gap, strictness, valley), refined))
         if refined else ()
     )
     found = []
-    for best, shown in bests:
+    for search, (best, shown) in enumerate(bests):
         if not shown:
             found.append((best, 0.0))
             continue
         around, scores = next(refinements)
+        if search in dense:
+            found.append((best, float(scores[0][_MIDDLE]) if _confirmed(scores[0]) else 0.0))
+            continue
         index = _best(scores)
         found.append((around[index], float(scores[0][index])))
     return found
+
+
+def _confirmed(coverage: np.ndarray) -> bool:
+    """Whether a dark line found by trying every pixel (coverage at `_NEIGHBOURS` around its best
+    centre) shows from most of the centres a pixel off it too. A real line a pixel wide still
+    lies within the band over part of its arc from a centre a pixel off, and enough of it stays
+    in runs; noise that happens to line up into one run along one circle (a search of every
+    pixel tries nine times the grid's centres, so its best arc of noise is longer) does not
+    survive the shift."""
+    return np.count_nonzero(np.delete(coverage, _MIDDLE) > 0.0) >= len(_NEIGHBOURS) // 2
 
 
 def _split(scores, groups) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -498,13 +519,21 @@ def _split(scores, groups) -> list[tuple[np.ndarray, np.ndarray]]:
 
 # The best grid point and its 8 neighbours.
 _NEIGHBOURS = np.array([[x, y] for x in (-1, 0, 1) for y in (-1, 0, 1)], dtype=float)
+_MIDDLE = 4  # the best point itself, in `_NEIGHBOURS`
+
+
+def _disc_of_points(centre, reach: float, spacing: float) -> np.ndarray:
+    """The points of a square grid of `spacing` around `centre` (rounded to a whole pixel) within
+    `reach` of it."""
+    offsets, distance2 = _grid_offsets(int(np.ceil(reach / spacing)), spacing)
+    return offsets[distance2 <= reach * reach + 1e-9] + np.rint(np.asarray(centre, dtype=float))
 
 
 @lru_cache(maxsize=64)
-def _grid_offsets(steps: int) -> tuple[np.ndarray, np.ndarray]:
-    """The square grid of `GRID_PX` spacing reaching `steps` points each way from the centre,
+def _grid_offsets(steps: int, spacing: float) -> tuple[np.ndarray, np.ndarray]:
+    """The square grid of `spacing` reaching `steps` points each way from the centre,
     as (x, y) offsets (in the order of the rows of a meshgrid) and their squared lengths."""
-    line = np.arange(-steps, steps + 1) * GRID_PX
+    line = np.arange(-steps, steps + 1) * spacing
     dx, dy = np.meshgrid(line, line)
     offsets = np.stack([dx.ravel(), dy.ravel()], axis=1)
     return offsets, (dx * dx + dy * dy).ravel()
