@@ -467,11 +467,13 @@ def best_circles(
     # A dark line is about a pixel wide and counts only in runs of five directions: its coverage
     # can vanish a pixel off the true centre, so the grid can step over it on every point.
     dense = [index for index, (_, shown) in enumerate(bests) if not shown] if valley is not None else []
+    on_grid = [best for best, _ in bests]  # where a search that finds nothing leaves its circle
     if dense:
         pixels = [(_disc_of_points(searches[i][0], searches[i][2], 1.0), grids[i][1]) for i in dense]
         pixel_scores = _split(_rim_scores(edges, pixels, exclude, gap, strictness, valley), pixels)
         for search, (points, _), scores in zip(dense, pixels, pixel_scores):
-            bests[search] = (points[_best(scores)], scores[0].max() > 0.0)
+            if scores[0].max() > 0.0:
+                bests[search] = (points[_best(scores)], True)
     # No rim anywhere on a grid (most sizes tried are absent): a pixel off would not show one
     # either, since coverage fades over a pixel or two from the true centre; otherwise the 8
     # neighbours of its best point are tried too (after a search of every pixel, they only
@@ -488,7 +490,7 @@ def best_circles(
             continue
         around, scores = next(refinements)
         if search in dense:
-            found.append((best, float(scores[0][_MIDDLE]) if _confirmed(scores[0]) else 0.0))
+            found.append((best, float(scores[0][_MIDDLE])) if _confirmed(scores[0]) else (on_grid[search], 0.0))
             continue
         index = _best(scores)
         found.append((around[index], float(scores[0][index])))
