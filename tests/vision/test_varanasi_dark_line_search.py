@@ -1,11 +1,12 @@
 """The dark-line search (a disc on one of its own colour): a line a pixel wide that the 3 px grid
-steps over is found by trying every pixel, and an arc of noise found that way is not taken for one."""
+steps over is found by trying every pixel off the grid, and an arc of noise found that way is not
+taken for one."""
 from __future__ import annotations
 
 import cv2
 import numpy as np
 
-from vision.varanasi_geometry import GRID_PX, DarkLine, best_circles, edge_field, rim_scores
+from vision.varanasi_geometry import GRID_PX, DarkLine, PixelSearch, best_circles, edge_field, rim_scores
 
 SIZE = 120
 REFERENCE = np.array([60.0, 60.0])  # the centre of the disc below, where the search starts
@@ -47,7 +48,10 @@ def test_a_line_the_grid_steps_over_is_found_at_its_centre():
     line = _line(edges)
     # Noise breaks the line into runs that line up from its own centre only: no grid point shows it.
     assert _grid_coverage(edges, line) == 0.0
-    ((centre, coverage),) = best_circles(edges, [(REFERENCE, RADIUS, REACH)], valley=line)
+    # A grid point sees a sixth of the rim dark before the run rule: over half a presence
+    # midpoint of 0.3.
+    pixels = PixelSearch(REACH, 0.15)
+    ((centre, coverage),) = best_circles(edges, [(REFERENCE, RADIUS, REACH)], valley=line, pixels=pixels)
     assert tuple(centre) == tuple(true_centre)
     assert coverage > 0.3
 
@@ -58,5 +62,7 @@ def test_an_arc_of_noise_found_by_trying_every_pixel_is_not_a_line():
     edges = edge_field(_face(36), 20.0)
     line = _line(edges)
     assert _grid_coverage(edges, line) == 0.0
-    ((_, coverage),) = best_circles(edges, [(REFERENCE, RADIUS, REACH)], valley=line)
+    # Every pixel tried, whatever the grid sees.
+    pixels = PixelSearch(REACH, 0.0)
+    ((_, coverage),) = best_circles(edges, [(REFERENCE, RADIUS, REACH)], valley=line, pixels=pixels)
     assert coverage == 0.0
