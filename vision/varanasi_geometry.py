@@ -527,7 +527,7 @@ def _confirmed(coverage: np.ndarray) -> bool:
     return np.count_nonzero(np.delete(coverage, _MIDDLE) > 0.0) >= len(_NEIGHBOURS) // 2
 
 
-def _split(scores, groups) -> list[tuple[np.ndarray, np.ndarray]]:
+def _split(scores, groups) -> list[tuple[np.ndarray, ...]]:
     """Scores of groups scored together, (coverage, sharpness, ...) of each group (by slices:
     `np.split` costs more than the scores of a small group)."""
     split, start = [], 0
