@@ -30,6 +30,7 @@ from vision.varanasi_geometry import (
     WORK_SCALE,
     DarkLine,
     EdgeField,
+    PixelSearch,
     ScaleField,
     best_circle,
     best_circles,
@@ -395,9 +396,14 @@ def _edge_presence(
     """Presence from rim coverage, judged against how much rim a lone disc of its colour (when
     known, else of the weakest colour) showed in calibration; a disc with nothing else in its
     tower to back it up must show nearly all of that, one on a disc of its own colour less."""
-    rim = frame.weakest_rim if colour is None else frame.rims[colour]
-    midpoint = (ALONE_MIDPOINT if alone else SAME_COLOUR_MIDPOINT if same_colour else PRESENCE_MIDPOINT) * rim
+    midpoint = _presence_midpoint(frame, alone, colour, same_colour)
     return float(1.0 / (1.0 + np.exp(-(coverage - midpoint) / PRESENCE_SOFTNESS)))
+
+
+def _presence_midpoint(frame: _Frame, alone: bool = False, colour: int | None = None, same_colour: bool = False) -> float:
+    """The rim coverage at which `_edge_presence` is one half."""
+    rim = frame.weakest_rim if colour is None else frame.rims[colour]
+    return (ALONE_MIDPOINT if alone else SAME_COLOUR_MIDPOINT if same_colour else PRESENCE_MIDPOINT) * rim
 
 
 def _read_tower(image_bgr, work_lab, frame: _Frame, seed_full, threshold: float, outlines=()) -> TowerReading | None:
@@ -501,7 +507,7 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
         searches.append((reference, radius, context.step if accepted else context.reach))
     found = best_circles(context.edges, searches, known, context.gap, EDGE_STRICTNESS)
     tests = {}  # size -> (centre, coverage, ring colour, the colour below when it is the same)
-    valleys: dict[int, tuple[DarkLine, list]] = {}  # the dark-line tests, by the line they look for
+    valleys: dict[int, tuple[DarkLine, int, list]] = {}  # the dark-line tests, by the line they look for
     for size, (reference, radius, _), (centre, coverage) in zip(sizes, searches, found):
         below = _disc_below(size, accepted)
         # The colour label of the disc this one would rest on (None: board-like, e.g. white).
@@ -535,10 +541,14 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
             # Such a disc may sit as far off the one below as it can without overhanging it (a 1 on
             # a 4: 10 mm), and at least MAX_STEP_OFFSET_MM; colour finds the others wherever they are.
             step = max(context.step, context.radii[below] - context.radii[size])
-            valleys.setdefault(id(line), (line, []))[1].append((size, (reference, radius, step)))
+            valleys.setdefault(id(line), (line, below_colour, []))[2].append((size, (reference, radius, step)))
     # Sizes resting on the same disc share their dark-line test's pass.
-    for line, group in valleys.values():
-        found = best_circles(context.edges, [search for _, search in group], known, context.gap, valley=line)
+    for line, colour, group in valleys.values():
+        # Where the grid steps over a line, every pixel is tried only as far off as an edge test
+        # looks, and only if a grid point sees half the coverage that would make the disc present.
+        pixels = PixelSearch(context.step, 0.5 * _presence_midpoint(frame, colour=colour, same_colour=True))
+        found = best_circles(context.edges, [search for _, search in group], known, context.gap, valley=line,
+                             pixels=pixels)
         for (size, _), (centre, coverage) in zip(group, found):
             tests[size] = (centre, coverage, *tests[size][2:])
     candidates = {}

@@ -62,6 +62,18 @@ class DarkLine:
 
 
 @dataclass(frozen=True)
+class PixelSearch:
+    """Where a dark-line search whose grid shows no line tries every whole pixel off its grid:
+    within `reach` of its centre, and only when some grid point already sees `least` of its judged
+    directions dark (before the run rule). A line a pixel wide, seen from a grid point a pixel off
+    its centre, still lies within the band over much of its arc; the runs it breaks into are what
+    the grid misses."""
+
+    reach: float
+    least: float
+
+
+@dataclass(frozen=True)
 class EdgeField:
     """Gradient of the strongest Lab channel at each pixel of the reduced frame."""
 
@@ -328,10 +340,11 @@ def rim_scores(
 
 def _rim_scores(
     edges: EdgeField, circles, exclude, gap: float, strictness: float, valley: "DarkLine | None",
-    whole_circle: bool = False,
-) -> tuple[np.ndarray, np.ndarray]:
+    whole_circle: bool = False, scattered: bool = False,
+) -> tuple[np.ndarray, ...]:
     """`rim_scores` of several groups of centres, (centres, radius) each, in one pass, their
-    scores one after the other: a call costs much more than the samples of one more group."""
+    scores one after the other: a call costs much more than the samples of one more group. With
+    `scattered`, a third array: the share of directions that pass before the run rule."""
     # Edge tests read only the band's three samples of each direction, dark-line tests all five.
     groups = [_rim_samples(edges, centres, radius, band_only=valley is None) for centres, radius in circles]
     flat = np.concatenate([g[0] for g in groups]) if len(groups) > 1 else groups[0][0]
@@ -391,7 +404,13 @@ def _rim_scores(
     if judged is not None:
         hits &= judged
     # Runs of five directions for a dark line (see VALLEY_ARC_EASING), of three for a rim.
-    hits = _in_runs(hits, 2 if valley is not None else 1)
+    scores = _shares(_in_runs(hits, 2 if valley is not None else 1), sharpness, judged, whole_circle)
+    return (*scores, _shares(hits, sharpness, judged, whole_circle)[0]) if scattered else scores
+
+
+def _shares(hits: np.ndarray, sharpness: np.ndarray, judged: np.ndarray | None, whole_circle: bool):
+    """(coverage, sharpness) of each centre from its hits and sharpness by direction and the
+    directions judged (None: every one); see `rim_scores`."""
     if judged is None:
         # The usual case, without the masks: the same shares, in float64 as below.
         return hits.sum(axis=1) / np.float64(RIM_ANGLES), sharpness.sum(axis=1) / np.float64(RIM_ANGLES)
@@ -448,71 +467,109 @@ def best_circle(
 ) -> tuple[np.ndarray, float]:
     """The centre within `reach` of `centre` whose rim of `radius` shows best: a grid of
     `GRID_PX` (the band judged around the radius is about that wide), then the 8 neighbours of
-    its best point, unless nothing on the grid showed a rim."""
+    its best point, unless nothing on the grid showed a rim (a dark line: see `best_circles`)."""
     return best_circles(edges, [(centre, radius, reach)], exclude, gap, strictness, valley)[0]
 
 
 def best_circles(
     edges: EdgeField, searches, exclude=(), gap: float = 0.0, strictness: float = 1.0,
-    valley: "DarkLine | None" = None,
+    valley: "DarkLine | None" = None, pixels: PixelSearch | None = None,
 ) -> list[tuple[np.ndarray, float]]:
-    """`best_circle` of each (centre, radius, reach) in `searches`, their grids scored in one pass."""
+    """`best_circle` of each (centre, radius, reach) in `searches`, their grids scored in one pass.
+    A dark-line search whose grid shows no line may try every whole pixel off its grid instead
+    (see `PixelSearch`, `_confirmed`)."""
     if not searches:
         return []
-    grids = []
-    for centre, radius, reach in searches:
-        offsets, distance2 = _grid_offsets(int(np.ceil(reach / GRID_PX)))
-        grids.append((offsets[distance2 <= reach * reach + 1e-9] + np.rint(np.asarray(centre, dtype=float)), radius))
-    grid_scores = _split(_rim_scores(edges, grids, exclude, gap, strictness, valley), grids)
+    grids = [(_disc_of_points(centre, reach, GRID_PX), radius) for centre, radius, reach in searches]
+    grid_scores = _split(_rim_scores(edges, grids, exclude, gap, strictness, valley, scattered=pixels is not None), grids)
     bests = [(candidates[_best(scores)], scores[0].max() > 0.0) for (candidates, _), scores in zip(grids, grid_scores)]
+    # A dark line is about a pixel wide and counts only in runs of five directions: from a grid
+    # point a pixel off its centre it can break into shorter runs, so the grid steps over it.
+    dense = [index for index, ((_, shown), scores) in enumerate(zip(bests, grid_scores))
+             if pixels is not None and not shown and scores[2].max() >= pixels.least]
+    on_grid = [best for best, _ in bests]  # where a search that finds nothing leaves its circle
+    if dense:
+        off_grid = [(_off_grid_points(searches[i][0], min(searches[i][2], pixels.reach)), grids[i][1]) for i in dense]
+        pixel_scores = _split(_rim_scores(edges, off_grid, exclude, gap, strictness, valley), off_grid)
+        for search, (points, _), scores in zip(dense, off_grid, pixel_scores):
+            if scores[0].max() > 0.0:
+                bests[search] = (points[_best(scores)], True)
     # No rim anywhere on a grid (most sizes tried are absent): a pixel off would not show one
     # either, since coverage fades over a pixel or two from the true centre; otherwise the 8
-    # neighbours of its best point are tried too.
+    # neighbours of its best point are tried too (after a search of every pixel, they only
+    # confirm it).
     refined = [(_NEIGHBOURS + best, radius) for (best, shown), (_, radius) in zip(bests, grids) if shown]
     refinements = iter(
         zip((around for around, _ in refined), _split(_rim_scores(edges, refined, exclude, gap, strictness, valley), refined))
         if refined else ()
     )
     found = []
-    for best, shown in bests:
+    for search, (best, shown) in enumerate(bests):
         if not shown:
             found.append((best, 0.0))
             continue
         around, scores = next(refinements)
+        if search in dense:
+            found.append((best, float(scores[0][_MIDDLE])) if _confirmed(scores[0]) else (on_grid[search], 0.0))
+            continue
         index = _best(scores)
         found.append((around[index], float(scores[0][index])))
     return found
 
 
-def _split(scores, groups) -> list[tuple[np.ndarray, np.ndarray]]:
-    """Scores of groups scored together, (coverage, sharpness) of each group (by slices:
+def _confirmed(coverage: np.ndarray) -> bool:
+    """Whether a dark line found by trying every pixel (coverage at `_NEIGHBOURS` around its best
+    centre) shows from most of the centres a pixel off it too. A real line a pixel wide still
+    lies within the band over part of its arc from a centre a pixel off, and enough of it stays
+    in runs; noise that happens to line up into one run along one circle (a search of every
+    pixel tries nine times the grid's centres, so its best arc of noise is longer) does not
+    survive the shift."""
+    return np.count_nonzero(np.delete(coverage, _MIDDLE) > 0.0) >= len(_NEIGHBOURS) // 2
+
+
+def _split(scores, groups) -> list[tuple[np.ndarray, ...]]:
+    """Scores of groups scored together, (coverage, sharpness, ...) of each group (by slices:
     `np.split` costs more than the scores of a small group)."""
-    coverage, sharpness = scores
     split, start = [], 0
     for centres, _ in groups:
         end = start + len(centres)
-        split.append((coverage[start:end], sharpness[start:end]))
+        split.append(tuple(score[start:end] for score in scores))
         start = end
     return split
 
 
 # The best grid point and its 8 neighbours.
 _NEIGHBOURS = np.array([[x, y] for x in (-1, 0, 1) for y in (-1, 0, 1)], dtype=float)
+_MIDDLE = 4  # the best point itself, in `_NEIGHBOURS`
+
+
+def _off_grid_points(centre, reach: float) -> np.ndarray:
+    """The whole pixels within `reach` of `centre` (rounded) that the grid of GRID_PX leaves out."""
+    offsets, distance2 = _grid_offsets(int(np.ceil(reach)), 1.0)
+    off_grid = (offsets % GRID_PX != 0.0).any(axis=1) & (distance2 <= reach * reach + 1e-9)
+    return offsets[off_grid] + np.rint(np.asarray(centre, dtype=float))
+
+
+def _disc_of_points(centre, reach: float, spacing: float) -> np.ndarray:
+    """The points of a square grid of `spacing` around `centre` (rounded to a whole pixel) within
+    `reach` of it."""
+    offsets, distance2 = _grid_offsets(int(np.ceil(reach / spacing)), spacing)
+    return offsets[distance2 <= reach * reach + 1e-9] + np.rint(np.asarray(centre, dtype=float))
 
 
 @lru_cache(maxsize=64)
-def _grid_offsets(steps: int) -> tuple[np.ndarray, np.ndarray]:
-    """The square grid of `GRID_PX` spacing reaching `steps` points each way from the centre,
+def _grid_offsets(steps: int, spacing: float) -> tuple[np.ndarray, np.ndarray]:
+    """The square grid of `spacing` reaching `steps` points each way from the centre,
     as (x, y) offsets (in the order of the rows of a meshgrid) and their squared lengths."""
-    line = np.arange(-steps, steps + 1) * GRID_PX
+    line = np.arange(-steps, steps + 1) * spacing
     dx, dy = np.meshgrid(line, line)
     offsets = np.stack([dx.ravel(), dy.ravel()], axis=1)
     return offsets, (dx * dx + dy * dy).ravel()
 
 
 def _best(scores) -> int:
-    """Index of the highest coverage, the sharpest rim among equals."""
-    coverage, sharpness = scores
+    """Index of the highest coverage, the sharpest rim among equals (further scores ignored)."""
+    coverage, sharpness = scores[:2]
     return int(np.lexsort((sharpness, coverage))[-1])
 
 

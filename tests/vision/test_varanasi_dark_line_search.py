@@ -1,0 +1,68 @@
+"""The dark-line search (a disc on one of its own colour): a line a pixel wide that the 3 px grid
+steps over is found by trying every pixel off the grid, and an arc of noise found that way is not
+taken for one."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.varanasi_geometry import GRID_PX, DarkLine, PixelSearch, best_circles, edge_field, rim_scores
+
+SIZE = 120
+REFERENCE = np.array([60.0, 60.0])  # the centre of the disc below, where the search starts
+RADIUS = 30.0
+REACH = 9.0
+NOISE = 3.0  # grey levels, about a tilted re-shoot's face noise
+
+
+def _face(seed: int, line_centre=None, dip: float = 6.0) -> np.ndarray:
+    """A flat grey face with pixel noise and, around `line_centre`, a thin dark arc (150 degrees
+    of a circle of RADIUS, 8-connected, one pixel wide): where a disc's side and shadow show."""
+    rng = np.random.default_rng(seed)
+    grey = np.full((SIZE, SIZE), 150.0)
+    if line_centre is not None:
+        mask = np.zeros((SIZE, SIZE), np.uint8)
+        scale = 16  # cv2's 4 fractional bits: the arc at sub-pixel precision
+        centre = tuple(int(round(v * scale)) for v in line_centre)
+        cv2.ellipse(mask, centre, (int(RADIUS * scale),) * 2, 0, 0, 150, 255, 1, cv2.LINE_8, 4)
+        grey -= dip * (mask > 0)
+    grey += rng.normal(0.0, NOISE, grey.shape)
+    return cv2.cvtColor(np.clip(np.rint(grey), 0, 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+
+
+def _line(edges) -> DarkLine:
+    """A line 1.5 times the face's noise deep, its outer side on any label."""
+    return DarkLine(1.5 * NOISE, np.zeros(edges.shape, np.uint8), np.ones(256, dtype=bool))
+
+
+def _grid_coverage(edges, line: DarkLine) -> float:
+    """The best coverage on the search's own grid of GRID_PX around REFERENCE."""
+    steps = np.arange(-3, 4) * GRID_PX
+    grid = np.array([(x, y) for x in steps for y in steps if x * x + y * y <= REACH * REACH]) + REFERENCE
+    return float(rim_scores(edges, grid, RADIUS, valley=line)[0].max())
+
+
+def test_a_line_the_grid_steps_over_is_found_at_its_centre():
+    true_centre = REFERENCE + (1.0, -1.0)  # off the grid: a pixel from its nearest point each way
+    edges = edge_field(_face(21, true_centre), 20.0)
+    line = _line(edges)
+    # Noise breaks the line into runs that line up from its own centre only: no grid point shows it.
+    assert _grid_coverage(edges, line) == 0.0
+    # A grid point sees a sixth of the rim dark before the run rule: over half a presence
+    # midpoint of 0.3.
+    pixels = PixelSearch(REACH, 0.15)
+    ((centre, coverage),) = best_circles(edges, [(REFERENCE, RADIUS, REACH)], valley=line, pixels=pixels)
+    assert tuple(centre) == tuple(true_centre)
+    assert coverage > 0.3
+
+
+def test_an_arc_of_noise_found_by_trying_every_pixel_is_not_a_line():
+    # Without a line, trying every pixel finds one run of noise along some circle (seed 36: a
+    # sixth of the rim), but from the centres a pixel around it the run falls apart.
+    edges = edge_field(_face(36), 20.0)
+    line = _line(edges)
+    assert _grid_coverage(edges, line) == 0.0
+    # Every pixel tried, whatever the grid sees.
+    pixels = PixelSearch(REACH, 0.0)
+    ((_, coverage),) = best_circles(edges, [(REFERENCE, RADIUS, REACH)], valley=line, pixels=pixels)
+    assert coverage == 0.0
