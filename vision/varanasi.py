@@ -26,6 +26,7 @@ from engines.errors import ArbiterError
 from vision.varanasi_assignment import assign
 from vision.varanasi_colour import ColourModel, colour_moments, lab_to_srgb, linear_quantiles
 from vision.varanasi_geometry import (
+    GRID_PX,
     SOBEL_GAIN,
     WORK_SCALE,
     DarkLine,
@@ -338,14 +339,15 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
     edges = edge_field(reduce(image_bgr))
     threshold = full_resolution_threshold(image_bgr)
     towers: list[TowerReading] = []
-    for seed in map(to_full, _seeds(edges, frame)):
+    peaks = _vote_peaks(edges, frame)
+    for seed in _seeds(peaks):
         # A weaker vote peak inside a tower already read is that tower again (an upper disc).
         if any(np.hypot(*(seed - t.discs[0].centre)) < t.discs[0].radius for t in towers):
             continue
         if len(towers) == len(frame.pieces.sizes) * len(frame.pieces.colours):
             break  # a tower per disc of the set already: the rest cannot be towers
         outlines = tuple((*t.discs[0].centre, t.discs[0].radius) for t in towers)
-        tower = _read_tower(image_bgr, edges.lab, frame, seed, threshold, outlines)
+        tower = _read_tower(image_bgr, edges.lab, frame, seed, threshold, outlines, peaks)
         if tower is not None:
             towers.append(tower)
     towers = _settle_colours(tuple(towers), frame.pieces)
@@ -378,16 +380,21 @@ def _parsed_profile(profile: dict) -> _Frame:
         return frame
 
 
-def _seeds(edges, frame: _Frame) -> list[np.ndarray]:
-    """Vote peaks, strongest first, one per tower (peaks inside a kept one's circle are dropped)."""
+def _vote_peaks(edges, frame: _Frame) -> list[tuple[np.ndarray, float]]:
+    """(centre, radius) of each centre-vote peak, full-resolution pixels, strongest first."""
     radii = radius_maps(edges.shape, frame.scale, frame.pieces.radii_mm)
     peaks = centre_vote_peaks(edges, radii, SEED_SHARE * frame.weakest_votes)
     peaks.sort(reverse=True)
-    kept: list[tuple[float, float, float]] = []
-    for _, x, y, r in peaks:
-        if all((x - kx) ** 2 + (y - ky) ** 2 > max(r, kr) ** 2 for kx, ky, kr in kept):
-            kept.append((x, y, r))
-    return [np.array([x, y], dtype=float) for x, y, _ in kept]
+    return [(to_full((x, y)), float(to_full(r))) for _, x, y, r in peaks]
+
+
+def _seeds(peaks) -> list[np.ndarray]:
+    """Vote peaks, strongest first, one per tower (peaks inside a kept one's circle are dropped)."""
+    kept: list[tuple[np.ndarray, float]] = []
+    for centre, r in peaks:
+        if all(((centre - kept_centre) ** 2).sum() > max(r, kr) ** 2 for kept_centre, kr in kept):
+            kept.append((centre, r))
+    return [centre for centre, _ in kept]
 
 
 def _edge_presence(
@@ -406,13 +413,16 @@ def _presence_midpoint(frame: _Frame, alone: bool = False, colour: int | None = 
     return (ALONE_MIDPOINT if alone else SAME_COLOUR_MIDPOINT if same_colour else PRESENCE_MIDPOINT) * rim
 
 
-def _read_tower(image_bgr, work_lab, frame: _Frame, seed_full, threshold: float, outlines=()) -> TowerReading | None:
+def _read_tower(
+    image_bgr, work_lab, frame: _Frame, seed_full, threshold: float, outlines=(), peaks=(),
+) -> TowerReading | None:
     """Read one tower at full resolution around its vote peak.
 
     First the discs that colour shows (`_colour_chain`), then every other size is tried on edges
     alone, away from the rims already found: that catches a disc on one of its own colour and a
     disc the colour of the board (a white disc on a cream board). `outlines` are the bottom
-    circles (x, y, radius) of the towers read before, whose rims are not this tower's.
+    circles (x, y, radius) of the towers read before, whose rims are not this tower's; `peaks`
+    the frame's centre-vote peaks (centre, radius; full pixels).
     """
     pieces = frame.pieces
     px_per_mm = float(frame.scale.at(*seed_full))
@@ -437,7 +447,11 @@ def _read_tower(image_bgr, work_lab, frame: _Frame, seed_full, threshold: float,
     # other sizes, so a size between two real discs is not made up of pieces of their rims
     # and shadows (which a test in size order, before the smaller disc is known, would do).
     neighbours = tuple((x - x0, y - y0, r) for x, y, r in outlines)
-    context = _EdgeContext(edges, labels, frame, seed, radii, reach, step, EDGE_GAP_MM * px_per_mm, neighbours)
+    # (size, centre in the crop) of the vote peaks in the crop, by the size whose radius voted.
+    sized_peaks = tuple((min(pieces.sizes, key=lambda s: abs(radii[s] - r)), centre - origin)
+                        for centre, r in peaks if x0 <= centre[0] < x1 and y0 <= centre[1] < y1)
+    context = _EdgeContext(edges, labels, frame, seed, radii, reach, step, EDGE_GAP_MM * px_per_mm, neighbours,
+                           sized_peaks)
     # size -> (centre, presence, colour label just inside its rim). A size the colour chain fitted
     # but found doubtful (a leaning stack leaves its footprint a crescent, whose inscribed circle
     # lies beside the disc) is not taken as found: the edge tests try it like any other size. Nor
@@ -477,6 +491,8 @@ class _EdgeContext:
     gap: float
     # Outlines (x, y, radius in the crop) of the towers read before this one.
     neighbours: tuple
+    # (size, centre in the crop) of the centre-vote peaks in the crop.
+    peaks: tuple = ()
     # Dark-line tests by the disc they rest on: sizes and rounds share them.
     dark_lines: dict = field(default_factory=dict)
 
@@ -505,7 +521,20 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
         smaller = [s for s in accepted if s < size]
         reference = accepted[below][0] if below is not None else (accepted[max(smaller)][0] if smaller else context.seed)
         searches.append((reference, radius, context.step if accepted else context.reach))
-    found = best_circles(context.edges, searches, known, context.gap, EDGE_STRICTNESS)
+    # A disc can overhang the one it rests on, its centre beyond the step around it, and then the
+    # colour chain does not find it either when it is the colour of the disc under that one (its
+    # footprint is cut where it crosses that disc's colour). Its whole rim shows, and drew a
+    # centre-vote peak of its size: it is looked for at such peaks too, a grid step around each
+    # (peaks lie on the reduced pixels, two full ones apart), the better of the two kept.
+    at_peaks = [(index, centre) for index, size in enumerate(sizes)
+                for centre in _peaks_resting_on(size, accepted, context)]
+    found = best_circles(context.edges, searches + [(centre, searches[index][1], GRID_PX)
+                                                    for index, centre in at_peaks],
+                         known, context.gap, EDGE_STRICTNESS)
+    for (index, _), better in zip(at_peaks, found[len(sizes):]):
+        if better[1] > found[index][1]:
+            found[index] = better
+    found = found[: len(sizes)]
     tests = {}  # size -> (centre, coverage, ring colour, the colour below when it is the same)
     valleys: dict[int, tuple[DarkLine, int, list]] = {}  # the dark-line tests, by the line they look for
     for size, (reference, radius, _), (centre, coverage) in zip(sizes, searches, found):
@@ -570,6 +599,19 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
             ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius)
         candidates[size] = (centre, presence, ring)
     return candidates, {size for size, test in tests.items() if test[3] is not None}
+
+
+def _peaks_resting_on(size: int, accepted: dict, context: _EdgeContext) -> list[np.ndarray]:
+    """The centre-vote peaks of `size` at which a disc of that size, with nothing found on it yet,
+    could rest on the disc it would lie on: beyond the step around that disc (the search there
+    covers nearer ones) and over it (a disc whose centre is not over the one below falls off).
+    Under discs already found, a peak of a bigger size is as often pieced from their rims and
+    shadows (on the tilted re-shoot, a ghost 3 between a 4 and the 2 on it, at a peak 6 mm off)."""
+    below = _disc_below(size, accepted)
+    if below is None or any(s < size for s in accepted):
+        return []
+    return [centre for peak_size, centre in context.peaks if peak_size == size
+            and context.step < float(np.hypot(*(centre - accepted[below][0]))) < context.radii[below]]
 
 
 def _shows_no_face(context: _EdgeContext, accepted: dict, size: int, centre, radius: float) -> bool:

@@ -51,6 +51,20 @@ def test_a_disc_between_two_of_one_colour_with_the_top_one_overhanging_it(profil
     assert same(recognize(image, profile).to_json()["state"]["stacks"], towers)
 
 
+@pytest.mark.parametrize("direction, seed", [((0.0, 1.0), 70), ((-1.0, 0.0), 70), ((0.0, -1.0), 71)])
+def test_a_top_disc_of_a_lower_colour_overhanging_the_disc_it_rests_on(profile, direction, seed):
+    # The 1red rests 6.5 mm off the 2purple's centre (the step searched around a disc below is
+    # 4 mm) and overhangs it onto the 3red. The colour chain does not see it (above the 3red its
+    # footprint is what is not red), and the edge test near the 2purple found only part of its
+    # rim: lost, the 2purple's ring then took in its red and the inventory argued the "2red" away.
+    # Its whole rim drew a centre-vote peak of its size, where it is now looked for too.
+    towers = [["4blue", "3red", "2purple", "1red"], ["2red"], ["3yellow", "2yellow", "1purple"], ["4green"]]
+    way = np.array(direction)
+    offsets = [[tuple(-1.5 * way), tuple(-1.0 * way), tuple(6.5 * way)], [], [(1.0, 0.0), (0.0, 1.0)], []]
+    image = render_table(towers, STANDARD, seed=seed, offsets_mm=offsets)
+    assert same(recognize(image, profile).to_json()["state"]["stacks"], towers)
+
+
 def test_a_lone_disc_does_not_stand_on_the_rims_of_towers_read_before():
     # A patch of board squeezed between towers is ringed by their rims: the share of a circle's
     # rim that a neighbouring tower's outline explains counts as missing, not as left out.
