@@ -184,7 +184,13 @@ def _radius_maps(shape, scale, radii_mm) -> np.ndarray:
     height, width = shape
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
     px_per_mm = scale.at(to_full(xs), to_full(ys))
-    return np.array([to_work(px_per_mm * r) for r in radii_mm], dtype=np.float32)
+    # Stored pixel by pixel (the sizes' radii of a pixel side by side) and seen as (sizes, H, W):
+    # votes gather every size's radius at the strong pixels, one memory row per pixel instead
+    # of one in each of four planes. The same float32 values either way.
+    by_pixel = np.empty((height, width, len(radii_mm)), dtype=np.float32)
+    for plane, r in enumerate(radii_mm):
+        by_pixel[..., plane] = to_work(px_per_mm * r)
+    return by_pixel.transpose(2, 0, 1)
 
 
 def centre_votes(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
@@ -226,8 +232,10 @@ def centre_vote_peaks(edges: EdgeField, radii: np.ndarray, bar: float) -> list[t
         around = counts[plane][around_y, around_x] / radius_map[around_y, around_x]
         around /= VOTE_WEIGHT
         local_max = votes >= around.max(axis=1)
-        peaks += [(float(v), x, y, float(radius_map[y, x]))
-                  for v, y, x in zip(votes[local_max], ys[local_max], xs[local_max])]
+        xs, ys = xs[local_max], ys[local_max]
+        # As Python numbers (the same values): the recogniser compares peaks one by one, which
+        # costs several times more on numpy's scalars.
+        peaks += zip(votes[local_max].tolist(), xs.tolist(), ys.tolist(), radius_map[ys, xs].tolist())
     return peaks
 
 
@@ -264,9 +272,10 @@ def _smoothed_vote_counts(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
     votes = np.empty((len(radii), height, width), dtype=np.float32)
     count = len(rows)
     cx, cy = np.empty((2 * count, 1), dtype=np.float32), np.empty((2 * count, 1), dtype=np.float32)
-    # Every plane's radii at the strong pixels in one gather; the steps written into one buffer
-    # per axis (the same float32 values as concatenating the two ways).
-    for plane, r in enumerate(np.take(radii.reshape(len(radii), -1), flat, axis=1)):
+    # Every plane's radii at the strong pixels in one gather (of one row per pixel, where the maps
+    # are stored pixel by pixel, see `_radius_maps`; a copy first otherwise); the steps written
+    # into one buffer per axis (the same float32 values as concatenating the two ways).
+    for plane, r in enumerate(radii.transpose(1, 2, 0).reshape(-1, len(radii)).take(flat, axis=0).T):
         # Steps along the gradient, taken both ways, to whole pixels.
         step_x, step_y = r * ux, r * uy
         np.add(xs, step_x, out=cx[:count, 0])
