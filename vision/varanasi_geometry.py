@@ -201,9 +201,9 @@ def centre_votes(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
     darker than what surrounds it. Planes are divided by the circumference so that a full rim
     scores about the same whatever the size.
     """
-    votes = _smoothed_vote_counts(edges, radii)
-    for plane, radius_map in enumerate(radii):
-        votes[plane] /= radius_map
+    votes = np.empty(radii.shape, dtype=np.float32)
+    for plane, counts in enumerate(_smoothed_vote_planes(edges, radii)):
+        np.divide(counts, radii[plane], out=votes[plane])
     votes /= VOTE_WEIGHT  # per unit of circumference
     return votes
 
@@ -212,24 +212,23 @@ def centre_vote_peaks(edges: EdgeField, radii: np.ndarray, bar: float) -> list[t
     """(votes, x, y, radius) of each local maximum (over its 5x5 neighbourhood, clipped to the
     frame) over `bar` of a plane of `centre_votes`: the same values, normalised only where the
     bar can be passed (whole planes cost more to divide than to smooth)."""
-    counts = _smoothed_vote_counts(edges, radii)
-    height, width = counts.shape[1:]
+    height, width = edges.shape
     peaks = []
-    for plane, radius_map in enumerate(radii):
+    for plane, (radius_map, counts) in enumerate(zip(radii, _smoothed_vote_planes(edges, radii))):
         # Over the bar only where the counts pass it at the plane's smallest radius; slightly
         # under that bound, so that no rounding can leave a peak out.
         least = 0.999 * bar * VOTE_WEIGHT * _least_radii(radii)[plane]
-        above = cv2.findNonZero(cv2.compare(counts[plane], least, cv2.CMP_GT))
+        above = cv2.findNonZero(cv2.compare(counts, least, cv2.CMP_GT))
         if above is None:
             continue
         xs, ys = above.reshape(-1, 2).T
-        votes = counts[plane][ys, xs] / radius_map[ys, xs]
+        votes = counts[ys, xs] / radius_map[ys, xs]
         votes /= VOTE_WEIGHT
         over = votes > np.float32(bar)  # OpenCV compares a float32 plane with the bar in float32
         xs, ys, votes = xs[over], ys[over], votes[over]
         around_y = np.clip(ys[:, None] + _NEIGHBOURHOOD[:, 0], 0, height - 1)
         around_x = np.clip(xs[:, None] + _NEIGHBOURHOOD[:, 1], 0, width - 1)
-        around = counts[plane][around_y, around_x] / radius_map[around_y, around_x]
+        around = counts[around_y, around_x] / radius_map[around_y, around_x]
         around /= VOTE_WEIGHT
         local_max = votes >= around.max(axis=1)
         xs, ys = xs[local_max], ys[local_max]
@@ -255,13 +254,19 @@ _LEAST_RADII: dict[int, tuple[np.ndarray, list[float]]] = {}
 _NEIGHBOURHOOD = np.array([(dy, dx) for dy in range(-2, 3) for dx in range(-2, 3)])
 
 
-def _smoothed_vote_counts(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
-    """`centre_votes` before they are divided by the circumference: (n, H, W) float32."""
+def _smoothed_vote_planes(edges: EdgeField, radii: np.ndarray):
+    """`centre_votes` before they are divided by the circumference, plane by plane (H x W
+    float32, in one buffer, overwritten by the next plane): each is counted, smoothed and used
+    while it is still in the processor's cache, which four whole planes (5 MB) are not."""
     height, width = edges.shape
+    votes = np.empty((height, width), dtype=np.float32)
     # OpenCV lists the strong pixels in numpy's order, in a fraction of its time.
     strong = cv2.findNonZero(cv2.compare(edges.magnitude, edges.threshold, cv2.CMP_GT))
     if strong is None:
-        return np.zeros((len(radii), height, width), dtype=np.float32)
+        votes[:] = 0.0
+        for _ in radii:
+            yield votes
+        return
     columns, rows = strong.reshape(-1, 2).T.astype(np.intp)
     # Gathered by flat index (`take`): faster than indexing by rows and columns.
     flat = rows * width + columns
@@ -269,13 +274,12 @@ def _smoothed_vote_counts(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
     ux = edges.gx.take(flat) / norm
     uy = edges.gy.take(flat) / norm
     ys, xs = rows.astype(np.float32), columns.astype(np.float32)
-    votes = np.empty((len(radii), height, width), dtype=np.float32)
     count = len(rows)
     cx, cy = np.empty((2 * count, 1), dtype=np.float32), np.empty((2 * count, 1), dtype=np.float32)
     # Every plane's radii at the strong pixels in one gather (of one row per pixel, where the maps
     # are stored pixel by pixel, see `_radius_maps`; a copy first otherwise); the steps written
     # into one buffer per axis (the same float32 values as concatenating the two ways).
-    for plane, r in enumerate(radii.transpose(1, 2, 0).reshape(-1, len(radii)).take(flat, axis=0).T):
+    for r in radii.transpose(1, 2, 0).reshape(-1, len(radii)).take(flat, axis=0).T:
         # Steps along the gradient, taken both ways, to whole pixels.
         step_x, step_y = r * ux, r * uy
         np.add(xs, step_x, out=cx[:count, 0])
@@ -286,10 +290,9 @@ def _smoothed_vote_counts(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
         np.rint(cy, out=cy)
         # OpenCV counts them straight into the plane (as float32, exact for counts), leaving out
         # those outside the frame, in a fraction of the time of numpy's counting and conversion.
-        cv2.calcHist([cy, cx], [0, 1], None, [height, width], [0, height, 0, width], hist=votes[plane])
-    for plane in range(len(radii)):
-        cv2.GaussianBlur(votes[plane], (VOTE_BLUR_SIZE, VOTE_BLUR_SIZE), 1.0, dst=votes[plane])
-    return votes
+        cv2.calcHist([cy, cx], [0, 1], None, [height, width], [0, height, 0, width], hist=votes)
+        cv2.GaussianBlur(votes, (VOTE_BLUR_SIZE, VOTE_BLUR_SIZE), 1.0, dst=votes)
+        yield votes
 
 
 @lru_cache(maxsize=1024)

@@ -4,7 +4,17 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from vision.varanasi_geometry import ScaleField, centre_vote_peaks, edge_field, radius_maps, to_full, to_work
+from vision.varanasi_geometry import (
+    VOTE_WEIGHT,
+    ScaleField,
+    _smoothed_vote_planes,
+    centre_vote_peaks,
+    centre_votes,
+    edge_field,
+    radius_maps,
+    to_full,
+    to_work,
+)
 
 
 def test_radius_maps_are_stored_pixel_by_pixel_with_the_same_values():
@@ -31,3 +41,25 @@ def test_vote_peaks_are_python_numbers():
         assert type(votes) is float and type(x) is int and type(y) is int and type(radius) is float
     best = max(peaks)
     assert abs(best[1] - 160) <= 1 and abs(best[2] - 120) <= 1
+
+
+def test_centre_votes_plane_by_plane_are_the_whole_planes_votes():
+    # Votes are counted, smoothed and used a plane at a time (one buffer, kept in cache).
+    image = np.full((120, 160, 3), 170, dtype=np.uint8)
+    cv2.circle(image, (70, 60), 25, (30, 160, 60), -1)
+    cv2.circle(image, (120, 50), 15, (200, 40, 40), -1)
+    edges = edge_field(image)
+    radii = radius_maps(edges.shape, ScaleField(2.0, 1e-3, 0.0), (15.0, 25.0))
+    votes = centre_votes(edges, radii)
+    for bar in (0.005, 0.02):
+        for value, x, y, radius in centre_vote_peaks(edges, radii, bar):
+            plane = [float(r) for r in radii[:, y, x]].index(radius)
+            assert value == float(votes[plane, y, x]) and value > np.float32(bar)
+            around = votes[plane, max(0, y - 2): y + 3, max(0, x - 2): x + 3]
+            assert value >= around.max()
+    # One buffer, overwritten plane by plane: four whole planes (5 MB a frame) fall out of cache.
+    planes = _smoothed_vote_planes(edges, radii)
+    first = next(planes)
+    counts = first.copy()
+    assert next(planes) is first
+    assert np.array_equal(counts / radii[0] / np.float32(VOTE_WEIGHT), votes[0])
