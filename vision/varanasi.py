@@ -846,7 +846,8 @@ def _ring_counts(labels, colour_count: int, centre, radius: float, inner: float 
     ring = (distance2 <= (radius - inner) ** 2) & (distance2 >= (radius - outer) ** 2)
     # OpenCV counts under a mask without gathering the pixels; labels past the colours (board,
     # other) fall outside its bins.
-    return cv2.calcHist([labels[window]], [0], ring.astype(np.uint8), [colour_count], [0, colour_count]).ravel()
+    # (The mask as 0 and 1 bytes: a view of the booleans, no copy.)
+    return cv2.calcHist([labels[window]], [0], ring.view(np.uint8), [colour_count], [0, colour_count]).ravel()
 
 
 def _circle_window(shape: tuple[int, ...], centre, radius: float):
@@ -882,7 +883,8 @@ def _component_near(mask: np.ndarray, point, reach: float):
         return None
     # Areas of those parts only (mostly one or two): counting every part costs several times more.
     best = ids[0] if len(ids) == 1 else ids[np.argmax([np.count_nonzero(components == i) for i in ids])]
-    return (components == best).astype(np.uint8)  # the first of equal areas, as ids ascend
+    # The first of equal areas, as ids ascend; 0 and 1 bytes as a view of the booleans (no copy).
+    return (components == best).view(np.uint8)
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -942,7 +944,7 @@ def _ring_medians(lab_bytes: np.ndarray, ring: np.ndarray, count: int) -> np.nda
     equal to numpy's median of those pixels as floats (the mean of the middle two for an even
     count), from OpenCV's masked histograms: rings of thousands of pixels are counted many
     times faster than they are gathered and partitioned."""
-    mask = ring.astype(np.uint8)
+    mask = ring.view(np.uint8)  # 0 and 1 bytes, a view of the booleans (no copy)
     histograms = np.empty((3, 256, 1), dtype=np.float32)  # counted into in place, one per channel
     for channel in range(3):
         cv2.calcHist([lab_bytes], [channel], mask, [256], [0, 256], hist=histograms[channel])

@@ -45,6 +45,8 @@ _SIN = np.sin(_ANGLES)
 # 4 sigma, for about 5% of the weight at twice the cost).
 VOTE_BLUR_SIZE = 5
 VOTE_WEIGHT = 2.0 * np.pi
+# A mask counts as sparse (see `_nonzero_points`) with at most one non-zero pixel in this many.
+SPARSE_SHARE = 64
 # Gradients are float32: float32 tables keep products from being widened to float64.
 _COS32 = _COS.astype(np.float32)
 _SIN32 = _SIN.astype(np.float32)
@@ -218,10 +220,9 @@ def centre_vote_peaks(edges: EdgeField, radii: np.ndarray, bar: float) -> list[t
         # Over the bar only where the counts pass it at the plane's smallest radius; slightly
         # under that bound, so that no rounding can leave a peak out.
         least = 0.999 * bar * VOTE_WEIGHT * _least_radii(radii)[plane]
-        above = cv2.findNonZero(cv2.compare(counts, least, cv2.CMP_GT))
-        if above is None:
+        xs, ys = _nonzero_points(cv2.compare(counts, least, cv2.CMP_GT))
+        if len(xs) == 0:
             continue
-        xs, ys = above.reshape(-1, 2).T
         votes = counts[ys, xs] / radius_map[ys, xs]
         votes /= VOTE_WEIGHT
         over = votes > np.float32(bar)  # OpenCV compares a float32 plane with the bar in float32
@@ -248,6 +249,22 @@ def _least_radii(radii: np.ndarray) -> list[float]:
 
 
 _LEAST_RADII: dict[int, tuple[np.ndarray, list[float]]] = {}
+
+
+def _nonzero_points(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Columns and rows of the non-zero pixels of an 8-bit mask (contiguous), in row order.
+
+    OpenCV's `findNonZero` looks at every pixel in turn (about 0.2 ms on a 640x480 mask); in a
+    mask with few non-zero pixels (a vote plane over its bar: peaks only) numpy finds the few
+    non-zero 8-pixel words and then the pixels in those, in about half that. Whether it is such
+    a mask is told by OpenCV's count (a few microseconds)."""
+    if mask.size % 8 or cv2.countNonZero(mask) > mask.size // SPARSE_SHARE:
+        points = cv2.findNonZero(mask)
+        return tuple(points.reshape(-1, 2).T) if points is not None else (np.empty(0, np.intp),) * 2
+    words = np.flatnonzero(mask.reshape(-1).view(np.uint64))
+    word, byte = np.nonzero(mask.reshape(-1, 8)[words])
+    flat = words[word] * 8 + byte
+    return flat % mask.shape[1], flat // mask.shape[1]
 
 
 # (dy, dx) of a vote peak's 5x5 neighbourhood.

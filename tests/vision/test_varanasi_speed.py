@@ -3,10 +3,12 @@ from __future__ import annotations
 
 import cv2
 import numpy as np
+import pytest
 
 from vision.varanasi_geometry import (
     VOTE_WEIGHT,
     ScaleField,
+    _nonzero_points,
     _smoothed_vote_planes,
     centre_vote_peaks,
     centre_votes,
@@ -63,3 +65,13 @@ def test_centre_votes_plane_by_plane_are_the_whole_planes_votes():
     counts = first.copy()
     assert next(planes) is first
     assert np.array_equal(counts / radii[0] / np.float32(VOTE_WEIGHT), votes[0])
+
+
+@pytest.mark.parametrize("share", [0.0, 0.0005, 0.01, 0.2])
+def test_nonzero_points_list_what_opencv_lists(share):
+    # Sparse masks (a vote plane over its bar) by numpy's search of 8-pixel words, others by OpenCV.
+    mask = ((np.random.default_rng(3).random((48, 64)) < share) * 255).astype(np.uint8)
+    xs, ys = _nonzero_points(mask)
+    points = cv2.findNonZero(mask)
+    expected = points.reshape(-1, 2).T if points is not None else np.zeros((2, 0))
+    assert np.array_equal(xs, expected[0]) and np.array_equal(ys, expected[1])
