@@ -380,21 +380,22 @@ def _parsed_profile(profile: dict) -> _Frame:
         return frame
 
 
-def _vote_peaks(edges, frame: _Frame) -> list[tuple[np.ndarray, float]]:
-    """(centre, radius) of each centre-vote peak, full-resolution pixels, strongest first."""
+def _vote_peaks(edges, frame: _Frame) -> list[tuple[float, float, float]]:
+    """(x, y, radius) of each centre-vote peak, full-resolution pixels, strongest first, as Python
+    numbers (peaks are compared one by one, which costs several times more on numpy's scalars)."""
     radii = radius_maps(edges.shape, frame.scale, frame.pieces.radii_mm)
     peaks = centre_vote_peaks(edges, radii, SEED_SHARE * frame.weakest_votes)
     peaks.sort(reverse=True)
-    return [(to_full((x, y)), float(to_full(r))) for _, x, y, r in peaks]
+    return [(x / WORK_SCALE, y / WORK_SCALE, r / WORK_SCALE) for _, x, y, r in peaks]
 
 
 def _seeds(peaks) -> list[np.ndarray]:
     """Vote peaks, strongest first, one per tower (peaks inside a kept one's circle are dropped)."""
-    kept: list[tuple[np.ndarray, float]] = []
-    for centre, r in peaks:
-        if all(((centre - kept_centre) ** 2).sum() > max(r, kr) ** 2 for kept_centre, kr in kept):
-            kept.append((centre, r))
-    return [centre for centre, _ in kept]
+    kept: list[tuple[float, float, float]] = []
+    for x, y, r in peaks:
+        if all((x - kx) ** 2 + (y - ky) ** 2 > max(r, kr) ** 2 for kx, ky, kr in kept):
+            kept.append((x, y, r))
+    return [np.array([x, y]) for x, y, _ in kept]
 
 
 def _edge_presence(
@@ -422,7 +423,7 @@ def _read_tower(
     alone, away from the rims already found: that catches a disc on one of its own colour and a
     disc the colour of the board (a white disc on a cream board). `outlines` are the bottom
     circles (x, y, radius) of the towers read before, whose rims are not this tower's; `peaks`
-    the frame's centre-vote peaks (centre, radius; full pixels).
+    the frame's centre-vote peaks (x, y, radius; full pixels).
     """
     pieces = frame.pieces
     px_per_mm = float(frame.scale.at(*seed_full))
@@ -448,8 +449,8 @@ def _read_tower(
     # and shadows (which a test in size order, before the smaller disc is known, would do).
     neighbours = tuple((x - x0, y - y0, r) for x, y, r in outlines)
     # (size, centre in the crop) of the vote peaks in the crop, by the size whose radius voted.
-    sized_peaks = tuple((min(pieces.sizes, key=lambda s: abs(radii[s] - r)), centre - origin)
-                        for centre, r in peaks if x0 <= centre[0] < x1 and y0 <= centre[1] < y1)
+    sized_peaks = tuple((min(pieces.sizes, key=lambda s: abs(radii[s] - r)), np.array([x, y]) - origin)
+                        for x, y, r in peaks if x0 <= x < x1 and y0 <= y < y1)
     context = _EdgeContext(edges, labels, frame, seed, radii, reach, step, EDGE_GAP_MM * px_per_mm, neighbours,
                            sized_peaks)
     # size -> (centre, presence, colour label just inside its rim). A size the colour chain fitted
@@ -900,7 +901,8 @@ def _ring_counts(labels, colour_count: int, centre, radius: float, inner: float 
     ring = (distance2 <= (radius - inner) ** 2) & (distance2 >= (radius - outer) ** 2)
     # OpenCV counts under a mask without gathering the pixels; labels past the colours (board,
     # other) fall outside its bins.
-    return cv2.calcHist([labels[window]], [0], ring.astype(np.uint8), [colour_count], [0, colour_count]).ravel()
+    # (The mask as 0 and 1 bytes: a view of the booleans, no copy.)
+    return cv2.calcHist([labels[window]], [0], ring.view(np.uint8), [colour_count], [0, colour_count]).ravel()
 
 
 def _circle_window(shape: tuple[int, ...], centre, radius: float):
@@ -936,7 +938,8 @@ def _component_near(mask: np.ndarray, point, reach: float):
         return None
     # Areas of those parts only (mostly one or two): counting every part costs several times more.
     best = ids[0] if len(ids) == 1 else ids[np.argmax([np.count_nonzero(components == i) for i in ids])]
-    return (components == best).astype(np.uint8)  # the first of equal areas, as ids ascend
+    # The first of equal areas, as ids ascend; 0 and 1 bytes as a view of the booleans (no copy).
+    return (components == best).view(np.uint8)
 
 
 def _fill_holes(mask: np.ndarray) -> np.ndarray:
@@ -996,7 +999,7 @@ def _ring_medians(lab_bytes: np.ndarray, ring: np.ndarray, count: int) -> np.nda
     equal to numpy's median of those pixels as floats (the mean of the middle two for an even
     count), from OpenCV's masked histograms: rings of thousands of pixels are counted many
     times faster than they are gathered and partitioned."""
-    mask = ring.astype(np.uint8)
+    mask = ring.view(np.uint8)  # 0 and 1 bytes, a view of the booleans (no copy)
     histograms = np.empty((3, 256, 1), dtype=np.float32)  # counted into in place, one per channel
     for channel in range(3):
         cv2.calcHist([lab_bytes], [channel], mask, [256], [0, 256], hist=histograms[channel])

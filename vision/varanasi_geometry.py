@@ -45,6 +45,8 @@ _SIN = np.sin(_ANGLES)
 # 4 sigma, for about 5% of the weight at twice the cost).
 VOTE_BLUR_SIZE = 5
 VOTE_WEIGHT = 2.0 * np.pi
+# A mask counts as sparse (see `_nonzero_points`) with at most one non-zero pixel in this many.
+SPARSE_SHARE = 64
 # Gradients are float32: float32 tables keep products from being widened to float64.
 _COS32 = _COS.astype(np.float32)
 _SIN32 = _SIN.astype(np.float32)
@@ -196,7 +198,13 @@ def _radius_maps(shape, scale, radii_mm) -> np.ndarray:
     height, width = shape
     ys, xs = np.mgrid[0:height, 0:width].astype(np.float32)
     px_per_mm = scale.at(to_full(xs), to_full(ys))
-    return np.array([to_work(px_per_mm * r) for r in radii_mm], dtype=np.float32)
+    # Stored pixel by pixel (the sizes' radii of a pixel side by side) and seen as (sizes, H, W):
+    # votes gather every size's radius at the strong pixels, one memory row per pixel instead
+    # of one in each of four planes. The same float32 values either way.
+    by_pixel = np.empty((height, width, len(radii_mm)), dtype=np.float32)
+    for plane, r in enumerate(radii_mm):
+        by_pixel[..., plane] = to_work(px_per_mm * r)
+    return by_pixel.transpose(2, 0, 1)
 
 
 def centre_votes(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
@@ -207,9 +215,9 @@ def centre_votes(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
     darker than what surrounds it. Planes are divided by the circumference so that a full rim
     scores about the same whatever the size.
     """
-    votes = _smoothed_vote_counts(edges, radii)
-    for plane, radius_map in enumerate(radii):
-        votes[plane] /= radius_map
+    votes = np.empty(radii.shape, dtype=np.float32)
+    for plane, counts in enumerate(_smoothed_vote_planes(edges, radii)):
+        np.divide(counts, radii[plane], out=votes[plane])
     votes /= VOTE_WEIGHT  # per unit of circumference
     return votes
 
@@ -218,28 +226,28 @@ def centre_vote_peaks(edges: EdgeField, radii: np.ndarray, bar: float) -> list[t
     """(votes, x, y, radius) of each local maximum (over its 5x5 neighbourhood, clipped to the
     frame) over `bar` of a plane of `centre_votes`: the same values, normalised only where the
     bar can be passed (whole planes cost more to divide than to smooth)."""
-    counts = _smoothed_vote_counts(edges, radii)
-    height, width = counts.shape[1:]
+    height, width = edges.shape
     peaks = []
-    for plane, radius_map in enumerate(radii):
+    for plane, (radius_map, counts) in enumerate(zip(radii, _smoothed_vote_planes(edges, radii))):
         # Over the bar only where the counts pass it at the plane's smallest radius; slightly
         # under that bound, so that no rounding can leave a peak out.
         least = 0.999 * bar * VOTE_WEIGHT * _least_radii(radii)[plane]
-        above = cv2.findNonZero(cv2.compare(counts[plane], least, cv2.CMP_GT))
-        if above is None:
+        xs, ys = _nonzero_points(cv2.compare(counts, least, cv2.CMP_GT))
+        if len(xs) == 0:
             continue
-        xs, ys = above.reshape(-1, 2).T
-        votes = counts[plane][ys, xs] / radius_map[ys, xs]
+        votes = counts[ys, xs] / radius_map[ys, xs]
         votes /= VOTE_WEIGHT
         over = votes > np.float32(bar)  # OpenCV compares a float32 plane with the bar in float32
         xs, ys, votes = xs[over], ys[over], votes[over]
         around_y = np.clip(ys[:, None] + _NEIGHBOURHOOD[:, 0], 0, height - 1)
         around_x = np.clip(xs[:, None] + _NEIGHBOURHOOD[:, 1], 0, width - 1)
-        around = counts[plane][around_y, around_x] / radius_map[around_y, around_x]
+        around = counts[around_y, around_x] / radius_map[around_y, around_x]
         around /= VOTE_WEIGHT
         local_max = votes >= around.max(axis=1)
-        peaks += [(float(v), x, y, float(radius_map[y, x]))
-                  for v, y, x in zip(votes[local_max], ys[local_max], xs[local_max])]
+        xs, ys = xs[local_max], ys[local_max]
+        # As Python numbers (the same values): the recogniser compares peaks one by one, which
+        # costs several times more on numpy's scalars.
+        peaks += zip(votes[local_max].tolist(), xs.tolist(), ys.tolist(), radius_map[ys, xs].tolist())
     return peaks
 
 
@@ -255,17 +263,39 @@ def _least_radii(radii: np.ndarray) -> list[float]:
 _LEAST_RADII: dict[int, tuple[np.ndarray, list[float]]] = {}
 
 
+def _nonzero_points(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Columns and rows of the non-zero pixels of an 8-bit mask (contiguous), in row order.
+
+    OpenCV's `findNonZero` looks at every pixel in turn (about 0.2 ms on a 640x480 mask); in a
+    mask with few non-zero pixels (a vote plane over its bar: peaks only) numpy finds the few
+    non-zero 8-pixel words and then the pixels in those, in about half that. Whether it is such
+    a mask is told by OpenCV's count (a few microseconds)."""
+    if mask.size % 8 or cv2.countNonZero(mask) > mask.size // SPARSE_SHARE:
+        points = cv2.findNonZero(mask)
+        return tuple(points.reshape(-1, 2).T) if points is not None else (np.empty(0, np.intp),) * 2
+    words = np.flatnonzero(mask.reshape(-1).view(np.uint64))
+    word, byte = np.nonzero(mask.reshape(-1, 8)[words])
+    flat = words[word] * 8 + byte
+    return flat % mask.shape[1], flat // mask.shape[1]
+
+
 # (dy, dx) of a vote peak's 5x5 neighbourhood.
 _NEIGHBOURHOOD = np.array([(dy, dx) for dy in range(-2, 3) for dx in range(-2, 3)])
 
 
-def _smoothed_vote_counts(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
-    """`centre_votes` before they are divided by the circumference: (n, H, W) float32."""
+def _smoothed_vote_planes(edges: EdgeField, radii: np.ndarray):
+    """`centre_votes` before they are divided by the circumference, plane by plane (H x W
+    float32, in one buffer, overwritten by the next plane): each is counted, smoothed and used
+    while it is still in the processor's cache, which four whole planes (5 MB) are not."""
     height, width = edges.shape
+    votes = np.empty((height, width), dtype=np.float32)
     # OpenCV lists the strong pixels in numpy's order, in a fraction of its time.
     strong = cv2.findNonZero(cv2.compare(edges.magnitude, edges.threshold, cv2.CMP_GT))
     if strong is None:
-        return np.zeros((len(radii), height, width), dtype=np.float32)
+        votes[:] = 0.0
+        for _ in radii:
+            yield votes
+        return
     columns, rows = strong.reshape(-1, 2).T.astype(np.intp)
     # Gathered by flat index (`take`): faster than indexing by rows and columns.
     flat = rows * width + columns
@@ -273,12 +303,12 @@ def _smoothed_vote_counts(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
     ux = edges.gx.take(flat) / norm
     uy = edges.gy.take(flat) / norm
     ys, xs = rows.astype(np.float32), columns.astype(np.float32)
-    votes = np.empty((len(radii), height, width), dtype=np.float32)
     count = len(rows)
     cx, cy = np.empty((2 * count, 1), dtype=np.float32), np.empty((2 * count, 1), dtype=np.float32)
-    # Every plane's radii at the strong pixels in one gather; the steps written into one buffer
-    # per axis (the same float32 values as concatenating the two ways).
-    for plane, r in enumerate(np.take(radii.reshape(len(radii), -1), flat, axis=1)):
+    # Every plane's radii at the strong pixels in one gather (of one row per pixel, where the maps
+    # are stored pixel by pixel, see `_radius_maps`; a copy first otherwise); the steps written
+    # into one buffer per axis (the same float32 values as concatenating the two ways).
+    for r in radii.transpose(1, 2, 0).reshape(-1, len(radii)).take(flat, axis=0).T:
         # Steps along the gradient, taken both ways, to whole pixels.
         step_x, step_y = r * ux, r * uy
         np.add(xs, step_x, out=cx[:count, 0])
@@ -289,10 +319,9 @@ def _smoothed_vote_counts(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
         np.rint(cy, out=cy)
         # OpenCV counts them straight into the plane (as float32, exact for counts), leaving out
         # those outside the frame, in a fraction of the time of numpy's counting and conversion.
-        cv2.calcHist([cy, cx], [0, 1], None, [height, width], [0, height, 0, width], hist=votes[plane])
-    for plane in range(len(radii)):
-        cv2.GaussianBlur(votes[plane], (VOTE_BLUR_SIZE, VOTE_BLUR_SIZE), 1.0, dst=votes[plane])
-    return votes
+        cv2.calcHist([cy, cx], [0, 1], None, [height, width], [0, height, 0, width], hist=votes)
+        cv2.GaussianBlur(votes, (VOTE_BLUR_SIZE, VOTE_BLUR_SIZE), 1.0, dst=votes)
+        yield votes
 
 
 @lru_cache(maxsize=1024)

@@ -1,0 +1,77 @@
+"""Varanasi recognition's speed-ups keep every value: each faster form against the plain one."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.varanasi_geometry import (
+    VOTE_WEIGHT,
+    ScaleField,
+    _nonzero_points,
+    _smoothed_vote_planes,
+    centre_vote_peaks,
+    centre_votes,
+    edge_field,
+    radius_maps,
+    to_full,
+    to_work,
+)
+
+
+def test_radius_maps_are_stored_pixel_by_pixel_with_the_same_values():
+    # Votes gather every size's radius at a strong pixel in one memory row (see `_radius_maps`).
+    scale = ScaleField(3.1, 2e-4, -1e-4)
+    radii_mm = (12.5, 17.5, 22.5, 27.5)
+    maps = radius_maps((48, 64), scale, radii_mm)
+    assert maps.shape == (4, 48, 64)
+    assert maps.transpose(1, 2, 0).flags.c_contiguous
+    ys, xs = np.mgrid[0:48, 0:64].astype(np.float32)
+    px_per_mm = scale.at(to_full(xs), to_full(ys))
+    expected = np.array([to_work(px_per_mm * r) for r in radii_mm], dtype=np.float32)
+    assert np.array_equal(maps, expected)
+
+
+def test_vote_peaks_are_python_numbers():
+    # The recogniser compares peaks one by one, which costs several times more on numpy scalars.
+    image = np.full((240, 320, 3), 180, dtype=np.uint8)
+    cv2.circle(image, (160, 120), 40, (40, 40, 200), -1)
+    edges = edge_field(image)
+    peaks = centre_vote_peaks(edges, radius_maps(edges.shape, ScaleField(2.0), (40.0,)), 0.01)
+    assert peaks
+    for votes, x, y, radius in peaks:
+        assert type(votes) is float and type(x) is int and type(y) is int and type(radius) is float
+    best = max(peaks)
+    assert abs(best[1] - 160) <= 1 and abs(best[2] - 120) <= 1
+
+
+def test_centre_votes_plane_by_plane_are_the_whole_planes_votes():
+    # Votes are counted, smoothed and used a plane at a time (one buffer, kept in cache).
+    image = np.full((120, 160, 3), 170, dtype=np.uint8)
+    cv2.circle(image, (70, 60), 25, (30, 160, 60), -1)
+    cv2.circle(image, (120, 50), 15, (200, 40, 40), -1)
+    edges = edge_field(image)
+    radii = radius_maps(edges.shape, ScaleField(2.0, 1e-3, 0.0), (15.0, 25.0))
+    votes = centre_votes(edges, radii)
+    for bar in (0.005, 0.02):
+        for value, x, y, radius in centre_vote_peaks(edges, radii, bar):
+            plane = [float(r) for r in radii[:, y, x]].index(radius)
+            assert value == float(votes[plane, y, x]) and value > np.float32(bar)
+            around = votes[plane, max(0, y - 2): y + 3, max(0, x - 2): x + 3]
+            assert value >= around.max()
+    # One buffer, overwritten plane by plane: four whole planes (5 MB a frame) fall out of cache.
+    planes = _smoothed_vote_planes(edges, radii)
+    first = next(planes)
+    counts = first.copy()
+    assert next(planes) is first
+    assert np.array_equal(counts / radii[0] / np.float32(VOTE_WEIGHT), votes[0])
+
+
+@pytest.mark.parametrize("share", [0.0, 0.0005, 0.01, 0.2])
+def test_nonzero_points_list_what_opencv_lists(share):
+    # Sparse masks (a vote plane over its bar) by numpy's search of 8-pixel words, others by OpenCV.
+    mask = ((np.random.default_rng(3).random((48, 64)) < share) * 255).astype(np.uint8)
+    xs, ys = _nonzero_points(mask)
+    points = cv2.findNonZero(mask)
+    expected = points.reshape(-1, 2).T if points is not None else np.zeros((2, 0))
+    assert np.array_equal(xs, expected[0]) and np.array_equal(ys, expected[1])
