@@ -27,6 +27,7 @@ from vision.varanasi_assignment import assign
 from vision.varanasi_colour import ColourModel, colour_moments, lab_to_srgb, linear_quantiles
 from vision.varanasi_geometry import (
     GRID_PX,
+    RIM_ANGLES,
     SOBEL_GAIN,
     WORK_SCALE,
     DarkLine,
@@ -40,6 +41,7 @@ from vision.varanasi_geometry import (
     full_resolution_threshold,
     radius_maps,
     reduce,
+    rim_hits,
     rim_scores,
     to_full,
     to_work,
@@ -115,6 +117,9 @@ COLOURED_SHARE = 0.25
 # A ring counts as the board in shade when its chromaticity lies this share of the way, or less,
 # from the board's beyond the rim towards the nearest colour of the set (see `_shaded_board`).
 SHADE_CHROMA_SHARE = 0.25
+# A drawn band at a rim reaches this close (px) to it: the rim test's band (RIM_BAND_PX either
+# side) and a fitted circle a pixel off.
+BAND_NEAR_PX = 2
 # Width (px) of the band beyond a rim whose median stands for what the disc rests on.
 OUTSIDE_BAND_PX = 3.0
 # Probabilities never reach 0 or 1: the tracker must be able to weigh a doubtful reading.
@@ -514,7 +519,7 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
     already accepted; and the sizes judged by a dark line (on a disc of their own colour). The
     first rim tests of all sizes share one pass."""
     frame, pieces = context.frame, context.frame.pieces
-    known = [(c[0], c[1], context.radii[s] * _growth(_level(s, accepted), pieces)) for s, (c, *_) in accepted.items()]
+    known = _known_rims(accepted, context)
     searches = []
     for size in sizes:
         radius = context.radii[size] * _growth(_level(size, accepted), pieces)
@@ -594,12 +599,19 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
             own = rim_scores(context.edges, centre, radius, context.neighbours, context.gap, EDGE_STRICTNESS,
                              whole_circle=True)[0][0]
             presence = _edge_presence(float(own), frame, alone=True)
-        if presence >= 0.5 and _shows_no_face(context, accepted, size, centre, radius):
+        if presence >= 0.5 and (_shows_no_face(context, accepted, size, centre, radius)
+                                or _rim_of_drawn_line(context, accepted, size, centre, radius)):
             presence = 0.0
         if ring is _UNREAD and presence >= 0.5:
             ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius)
         candidates[size] = (centre, presence, ring)
     return candidates, {size for size, test in tests.items() if test[3] is not None}
+
+
+def _known_rims(accepted: dict, context: _EdgeContext) -> list[tuple[float, float, float]]:
+    """(x, y, radius) of the accepted discs, whose rims edge tests leave out."""
+    pieces = context.frame.pieces
+    return [(c[0], c[1], context.radii[s] * _growth(_level(s, accepted), pieces)) for s, (c, *_) in accepted.items()]
 
 
 def _peaks_resting_on(size: int, accepted: dict, context: _EdgeContext) -> list[np.ndarray]:
@@ -622,10 +634,9 @@ def _shows_no_face(context: _EdgeContext, accepted: dict, size: int, centre, rad
     can pass for the rim of a bigger disc under it; a real disc's face has its own colour there.
     Not asked when the set has a colour the camera can barely tell from the board (white on
     cream): such a face is the board's colour, a shade of it only darker."""
-    above = [s for s in accepted if s < size]  # accepted discs are found present
-    if not above or _disc_below(size, accepted) is not None or context.frame.board_like_colours:
+    if not _bottom_under_found(size, accepted) or context.frame.board_like_colours:
         return False
-    top = max(above)  # the disc right above it
+    top = max(s for s in accepted if s < size)  # the disc right above it
     top_centre = accepted[top][0]
     top_radius = context.radii[top] * _growth(_level(top, accepted), context.frame.pieces)
     window, yy, xx = _circle_window(context.labels.shape, centre, radius + EDGE_MARGIN_PX + OUTSIDE_BAND_PX)
@@ -639,6 +650,77 @@ def _shows_no_face(context: _EdgeContext, accepted: dict, size: int, centre, rad
     lab = context.edges.lab_bytes[window]
     step = context.edges.threshold / SOBEL_GAIN
     return _shaded_board(np.median(lab[ring], axis=0), np.median(lab[beyond], axis=0), step, context.frame)
+
+
+def _bottom_under_found(size: int, accepted: dict) -> bool:
+    """Whether a disc of `size` would be a tower's bottom disc under discs already found (accepted
+    discs are found present)."""
+    return any(s < size for s in accepted) and _disc_below(size, accepted) is None
+
+
+def _rim_of_drawn_line(context: _EdgeContext, accepted: dict, size: int, centre, radius: float) -> bool:
+    """Whether a bottom disc under accepted discs was found on the edges of a line drawn on the
+    board: along more than half of the directions where its rim shows, that edge bounds a band
+    with the board on both sides (`_drawn_band`). The board's drawing around a tower (an arch)
+    has two edges a few millimetres apart, and circles of the sizes under the tower fit them; a
+    disc's rim has its own face on one side. Asked in every set: white on a cream board shows the
+    board on both sides of its shadow too, but a shadow is the board's colour, only darker."""
+    if not _bottom_under_found(size, accepted):
+        return False
+    known = _known_rims(accepted, context)
+    hits = np.flatnonzero(rim_hits(context.edges, centre, radius, known, context.gap, EDGE_STRICTNESS))
+    if len(hits) == 0:
+        return False
+    lab = cv2.blur(context.edges.lab_bytes, (LABEL_SMOOTHING, LABEL_SMOOTHING)).astype(np.float32)
+    board_pixels = context.edges.lab_bytes[context.labels == len(context.frame.colours.names)]
+    if len(board_pixels) < MIN_RING_PIXELS:
+        return False
+    board = np.median(board_pixels, axis=0)
+    chromaticity = _chromaticity(board_pixels[::FACE_NOISE_SAMPLING].astype(np.float64))
+    spread = np.abs(chromaticity - np.median(chromaticity, axis=0)).sum(axis=1)
+    # The board's own pixel noise in chromaticity, as a robust standard deviation.
+    noise = 1.4826 * float(np.median(spread))
+    step = context.edges.threshold / SOBEL_GAIN
+    reach = int(math.ceil(min(context.radii.values())))
+    line_edges = sum(_drawn_band(lab, centre, radius, angle, reach, board, step, noise, known) for angle in hits)
+    # Most of its rim: a real disc lying across a line shows the line's edge along a short arc.
+    return line_edges > 0.5 * len(hits)
+
+
+def _drawn_band(lab, centre, radius: float, direction: int, reach: int, board, step: float, noise: float,
+                known) -> bool:
+    """Whether the rim of a circle in one of RIM_ANGLES directions is an edge of a band drawn on the
+    board. Across the rim, from `reach` px inside to `reach` outside (the smallest disc's radius:
+    a band as wide as a disc is a surface, such as another tower), samples within `step` (the
+    lightness step the edge threshold stands for) of the board's Lab are board. The band is the
+    run of other samples within BAND_NEAR_PX of the rim; it is a drawn band when board lies on
+    both sides of it, not inside a disc already found (a face of the board's colour above), and
+    its median chromaticity is farther from the board's than LABEL_SIGMA times the board's pixel
+    noise: a shadow or a white disc's side is the board's colour in shade, an ink is not."""
+    angle = 2.0 * np.pi * direction / RIM_ANGLES
+    offsets = np.arange(-reach, reach + 1)
+    xs = np.rint(centre[0] + (radius + offsets) * np.cos(angle)).astype(np.intp)
+    ys = np.rint(centre[1] + (radius + offsets) * np.sin(angle)).astype(np.intp)
+    height, width = lab.shape[:2]
+    if xs.min() < 0 or ys.min() < 0 or xs.max() >= width or ys.max() >= height:
+        return False
+    samples = lab[ys, xs]
+    on_board = np.sqrt(((samples - board) ** 2).sum(axis=1)) <= step
+    changes = np.flatnonzero(np.diff(on_board.astype(np.int8))) + 1
+    starts, ends = np.r_[0, changes], np.r_[changes, len(on_board)]
+    for index, (start, end) in enumerate(zip(starts, ends)):
+        if on_board[start] or not start - BAND_NEAR_PX <= reach < end + BAND_NEAR_PX:
+            continue
+        # Board on both sides (two samples at least: one may be blur), within reach.
+        if index == 0 or index == len(starts) - 1 or min(ends[index - 1] - starts[index - 1],
+                                                          ends[index + 1] - starts[index + 1]) < 2:
+            continue
+        sides = [(xs[start - 1], ys[start - 1]), (xs[end], ys[end])]
+        if any((x - cx) ** 2 + (y - cy) ** 2 <= r * r for x, y in sides for cx, cy, r in known):
+            continue
+        ink, paper = _chromaticity(np.array([np.median(samples[start:end], axis=0), board], dtype=np.float64))
+        return float(np.abs(ink - paper).sum()) > LABEL_SIGMA * noise
+    return False
 
 
 def _shaded_board(ring_lab: np.ndarray, board_lab: np.ndarray, step: float, frame: _Frame) -> bool:

@@ -367,13 +367,19 @@ def rim_scores(
     return _rim_scores(edges, [(centres, radius)], exclude, gap, strictness, valley, whole_circle)
 
 
+def rim_hits(edges: EdgeField, centre, radius: float, exclude=(), gap: float = 0.0, strictness: float = 1.0) -> np.ndarray:
+    """The directions (RIM_ANGLES booleans) that count towards `rim_scores`' coverage of one circle."""
+    return _rim_scores(edges, [(np.atleast_2d(centre), radius)], exclude, gap, strictness, None, hits_only=True)[0]
+
+
 def _rim_scores(
     edges: EdgeField, circles, exclude, gap: float, strictness: float, valley: "DarkLine | None",
-    whole_circle: bool = False, scattered: bool = False,
+    whole_circle: bool = False, scattered: bool = False, hits_only: bool = False,
 ) -> tuple[np.ndarray, ...]:
     """`rim_scores` of several groups of centres, (centres, radius) each, in one pass, their
     scores one after the other: a call costs much more than the samples of one more group. With
-    `scattered`, a third array: the share of directions that pass before the run rule."""
+    `scattered`, a third array: the share of directions that pass before the run rule. With
+    `hits_only`, instead the directions that count (n, RIM_ANGLES booleans)."""
     # Edge tests read only the band's three samples of each direction, dark-line tests all five.
     groups = [_rim_samples(edges, centres, radius, band_only=valley is None) for centres, radius in circles]
     flat = np.concatenate([g[0] for g in groups]) if len(groups) > 1 else groups[0][0]
@@ -432,6 +438,8 @@ def _rim_scores(
         judged = clear if judged is None else judged & clear
     if judged is not None:
         hits &= judged
+    if hits_only:
+        return _in_runs(hits, 2 if valley is not None else 1)
     # Runs of five directions for a dark line (see VALLEY_ARC_EASING), of three for a rim.
     scores = _shares(_in_runs(hits, 2 if valley is not None else 1), sharpness, judged, whole_circle)
     return (*scores, _shares(hits, sharpness, judged, whole_circle)[0]) if scattered else scores
