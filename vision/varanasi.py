@@ -682,9 +682,15 @@ def _rim_of_drawn_line(context: _EdgeContext, accepted: dict, size: int, centre,
     noise = 1.4826 * float(np.median(spread))
     step = context.edges.threshold / SOBEL_GAIN
     reach = int(math.ceil(min(context.radii.values())))
-    line_edges = sum(_drawn_band(lab, centre, radius, angle, reach, board, step, noise, known) for angle in hits)
     # Most of its rim: a real disc lying across a line shows the line's edge along a short arc.
-    return line_edges > 0.5 * len(hits)
+    # Directions are judged only until the count is settled either way (each costs a profile).
+    needed = len(hits) // 2 + 1
+    line_edges = 0
+    for judged, direction in enumerate(hits, start=1):
+        line_edges += _drawn_band(lab, centre, radius, direction, reach, board, step, noise, known)
+        if line_edges >= needed or line_edges + len(hits) - judged < needed:
+            break
+    return line_edges >= needed
 
 
 def _drawn_band(lab, centre, radius: float, direction: int, reach: int, board, step: float, noise: float,
@@ -702,12 +708,15 @@ def _drawn_band(lab, centre, radius: float, direction: int, reach: int, board, s
     xs = np.rint(centre[0] + (radius + offsets) * np.cos(angle)).astype(np.intp)
     ys = np.rint(centre[1] + (radius + offsets) * np.sin(angle)).astype(np.intp)
     height, width = lab.shape[:2]
-    if xs.min() < 0 or ys.min() < 0 or xs.max() >= width or ys.max() >= height:
+    # The samples run along a straight ray: its ends are its extremes.
+    ends_x, ends_y = (int(xs[0]), int(xs[-1])), (int(ys[0]), int(ys[-1]))
+    if min(ends_x) < 0 or min(ends_y) < 0 or max(ends_x) >= width or max(ends_y) >= height:
         return False
     samples = lab[ys, xs]
     on_board = np.sqrt(((samples - board) ** 2).sum(axis=1)) <= step
-    changes = np.flatnonzero(np.diff(on_board.astype(np.int8))) + 1
-    starts, ends = np.r_[0, changes], np.r_[changes, len(on_board)]
+    # Runs of board and of other samples, as Python lists (a few per ray, judged one by one).
+    bounds = [0, *(np.flatnonzero(np.diff(on_board.astype(np.int8))) + 1).tolist(), len(on_board)]
+    starts, ends = bounds[:-1], bounds[1:]
     for index, (start, end) in enumerate(zip(starts, ends)):
         if on_board[start] or not start - BAND_NEAR_PX <= reach < end + BAND_NEAR_PX:
             continue
