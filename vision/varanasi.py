@@ -17,7 +17,7 @@ import copy
 import math
 import threading
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cache, cached_property, partial
 
 import cv2
 import numpy as np
@@ -671,15 +671,13 @@ def _rim_of_drawn_line(context: _EdgeContext, accepted: dict, size: int, centre,
     hits = np.flatnonzero(rim_hits(context.edges, centre, radius, known, context.gap, EDGE_STRICTNESS))
     if len(hits) == 0:
         return False
-    lab = cv2.blur(context.edges.lab_bytes, (LABEL_SMOOTHING, LABEL_SMOOTHING)).astype(np.float32)
-    board_pixels = context.edges.lab_bytes[context.labels == len(context.frame.colours.names)]
-    if len(board_pixels) < MIN_RING_PIXELS:
+    board_mask = (context.labels == len(context.frame.colours.names)).view(np.uint8)
+    board = _masked_median(context.edges.lab_bytes, board_mask)
+    if board is None:
         return False
-    board = np.median(board_pixels, axis=0)
-    chromaticity = _chromaticity(board_pixels[::FACE_NOISE_SAMPLING].astype(np.float64))
-    spread = np.abs(chromaticity - np.median(chromaticity, axis=0)).sum(axis=1)
-    # The board's own pixel noise in chromaticity, as a robust standard deviation.
-    noise = 1.4826 * float(np.median(spread))
+    lab = cv2.blur(context.edges.lab_bytes, (LABEL_SMOOTHING, LABEL_SMOOTHING)).astype(np.float32)
+    # Asked only where a band is found (few rims have one).
+    noise = cache(partial(_chromaticity_noise, context.edges.lab_bytes, board_mask))
     step = context.edges.threshold / SOBEL_GAIN
     reach = int(math.ceil(min(context.radii.values())))
     # Most of its rim: a real disc lying across a line shows the line's edge along a short arc.
@@ -693,7 +691,29 @@ def _rim_of_drawn_line(context: _EdgeContext, accepted: dict, size: int, centre,
     return line_edges >= needed
 
 
-def _drawn_band(lab, centre, radius: float, direction: int, reach: int, board, step: float, noise: float,
+def _masked_median(lab_bytes: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
+    """The median of each channel over the pixels of a 0/1 mask (as `np.median` gives it), from the
+    channels' histograms: gathering the pixels first costs several times more. None for fewer
+    than MIN_RING_PIXELS pixels."""
+    count = cv2.countNonZero(mask)
+    if count < MIN_RING_PIXELS:
+        return None
+    middle = [(count - 1) // 2, count // 2]  # the middle two of the sorted values (one if odd)
+    return np.array([
+        np.searchsorted(np.cumsum(cv2.calcHist([lab_bytes], [channel], mask, [256], [0, 256]).ravel()), middle,
+                        side="right").mean()
+        for channel in range(3)
+    ])
+
+
+def _chromaticity_noise(lab_bytes: np.ndarray, mask: np.ndarray) -> float:
+    """The pixel noise in chromaticity over a 0/1 mask, as a robust standard deviation."""
+    chromaticity = _chromaticity(lab_bytes[mask.astype(bool)][::FACE_NOISE_SAMPLING].astype(np.float64))
+    spread = np.abs(chromaticity - np.median(chromaticity, axis=0)).sum(axis=1)
+    return 1.4826 * float(np.median(spread))
+
+
+def _drawn_band(lab, centre, radius: float, direction: int, reach: int, board, step: float, noise,
                 known) -> bool:
     """Whether the rim of a circle in one of RIM_ANGLES directions is an edge of a band drawn on the
     board. Across the rim, from `reach` px inside to `reach` outside (the smallest disc's radius:
@@ -702,7 +722,8 @@ def _drawn_band(lab, centre, radius: float, direction: int, reach: int, board, s
     run of other samples within BAND_NEAR_PX of the rim; it is a drawn band when board lies on
     both sides of it, not inside a disc already found (a face of the board's colour above), and
     its median chromaticity is farther from the board's than LABEL_SIGMA times the board's pixel
-    noise: a shadow or a white disc's side is the board's colour in shade, an ink is not."""
+    noise in chromaticity (`noise()`): a shadow or a white disc's side is the board's colour in
+    shade, an ink is not."""
     angle = 2.0 * np.pi * direction / RIM_ANGLES
     offsets = np.arange(-reach, reach + 1)
     xs = np.rint(centre[0] + (radius + offsets) * np.cos(angle)).astype(np.intp)
@@ -728,7 +749,7 @@ def _drawn_band(lab, centre, radius: float, direction: int, reach: int, board, s
         if any((x - cx) ** 2 + (y - cy) ** 2 <= r * r for x, y in sides for cx, cy, r in known):
             continue
         ink, paper = _chromaticity(np.array([np.median(samples[start:end], axis=0), board], dtype=np.float64))
-        return float(np.abs(ink - paper).sum()) > LABEL_SIGMA * noise
+        return float(np.abs(ink - paper).sum()) > LABEL_SIGMA * noise()
     return False
 
 
