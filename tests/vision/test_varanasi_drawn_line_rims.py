@@ -27,7 +27,12 @@ BOARD_BGR = (200, 225, 235)  # cream
 INK_BGR = (90, 120, 150)  # a brown line
 SHADE_BGR = tuple(round(0.6 * c) for c in BOARD_BGR)  # the board with less light on it
 CENTRE, RIM, BAND_WIDTH, REACH = (100.0, 100.0), 50.0, 8, 24
-STEP, NOISE = 6.0, 0.005  # the edge threshold's lightness step; the board's chromaticity noise
+STEP = 6.0  # the edge threshold's lightness step
+
+
+def board_noise() -> float:
+    """The board's chromaticity noise (asked for by `_drawn_band` only when it finds a band)."""
+    return 0.005
 
 
 def frame_with_ring(band_bgr) -> tuple[np.ndarray, np.ndarray]:
@@ -45,12 +50,12 @@ def frame_with_ring(band_bgr) -> tuple[np.ndarray, np.ndarray]:
 def test_a_rim_on_the_edge_of_an_ink_band_with_the_board_beyond_is_a_drawn_line(direction):
     lab, board = frame_with_ring(INK_BGR)
     above = [(100.0, 100.0, 35.0)]  # the disc found above it, well inside
-    assert _drawn_band(lab, CENTRE, RIM, direction, REACH, board, STEP, NOISE, above)
+    assert _drawn_band(lab, CENTRE, RIM, direction, REACH, board, STEP, board_noise, above)
 
 
 def test_a_band_of_the_board_in_shade_is_a_disc_s_shadow_not_a_line():
     lab, board = frame_with_ring(SHADE_BGR)
-    assert not _drawn_band(lab, CENTRE, RIM, 0, REACH, board, STEP, NOISE, [(100.0, 100.0, 35.0)])
+    assert not _drawn_band(lab, CENTRE, RIM, 0, REACH, board, STEP, board_noise, [(100.0, 100.0, 35.0)])
 
 
 def test_a_band_bounded_by_a_face_of_the_board_s_colour_found_above_is_a_disc_s_ring():
@@ -58,12 +63,12 @@ def test_a_band_bounded_by_a_face_of_the_board_s_colour_found_above_is_a_disc_s_
     # the white face above, is no line.
     lab, board = frame_with_ring(INK_BGR)
     white_face_above = [(100.0, 100.0, RIM + BAND_WIDTH + 1.0)]
-    assert not _drawn_band(lab, CENTRE, RIM + BAND_WIDTH, 0, REACH, board, STEP, NOISE, white_face_above)
+    assert not _drawn_band(lab, CENTRE, RIM + BAND_WIDTH, 0, REACH, board, STEP, board_noise, white_face_above)
 
 
 def test_a_band_wider_than_the_reach_is_a_surface_not_a_line():
     lab, board = frame_with_ring(INK_BGR)
-    assert not _drawn_band(lab, CENTRE, RIM, 0, BAND_WIDTH - 2, board, STEP, NOISE, [(100.0, 100.0, 35.0)])
+    assert not _drawn_band(lab, CENTRE, RIM, 0, BAND_WIDTH - 2, board, STEP, board_noise, [(100.0, 100.0, 35.0)])
 
 
 @pytest.mark.parametrize("top", ["1green", "1purple"])
