@@ -36,6 +36,7 @@ from vision.varanasi_geometry import (
     best_circle,
     best_circles,
     centre_vote_peaks,
+    centres_as_good,
     edge_field,
     full_resolution_threshold,
     radius_maps,
@@ -459,11 +460,16 @@ def _read_tower(
     # or shade on the disc below makes such a footprint).
     accepted = {size: disc for size, disc in chain.items() if disc[1] >= 0.5 and disc[2] is not None}
     while True:
-        candidates, dark = _edge_candidates([size for size in pieces.sizes if size not in accepted], accepted, context)
+        candidates, dark, farther = _edge_candidates([size for size in pieces.sizes if size not in accepted],
+                                                     accepted, context)
         # A rim with a colour step goes before a dark line (a disc on one of its own colour):
-        # the side and shadow of a disc not yet found can draw such a line at another size.
+        # the side and shadow of a disc not yet found can draw such a line at another size. So
+        # does a dark line within the overhang of the fitted centre below before one found only
+        # by allowing for that centre's error: the line of a smaller disc not yet found runs
+        # inside the circle of a bigger one beside it, tangent to it.
         stepped = [size for size in candidates if size not in dark and candidates[size][1] >= 0.5]
-        strongest = max(stepped or candidates, key=lambda size: candidates[size][1], default=None)
+        near = [size for size in candidates if size not in farther and candidates[size][1] >= 0.5]
+        strongest = max(stepped or near or candidates, key=lambda size: candidates[size][1], default=None)
         if strongest is None or candidates[strongest][1] < 0.5:
             break
         accepted[strongest] = candidates[strongest]
@@ -507,11 +513,12 @@ def _level(size: int, accepted: dict) -> int:
     return len(_present_under(size, accepted))
 
 
-def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) -> tuple[dict, set]:
+def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) -> tuple[dict, set, set]:
     """size -> (centre, presence, colour label just inside its rim) of a disc of each of `sizes`
     judged by its rim alone, near the disc it would rest on, away from the rims of the discs
-    already accepted; and the sizes judged by a dark line (on a disc of their own colour). The
-    first rim tests of all sizes share one pass."""
+    already accepted; the sizes judged by a dark line (on a disc of their own colour); and those
+    of them found beyond the overhang of the fitted centre below. The first rim tests of all
+    sizes share one pass."""
     frame, pieces = context.frame, context.frame.pieces
     known = [(c[0], c[1], context.radii[s] * _growth(_level(s, accepted), pieces)) for s, (c, *_) in accepted.items()]
     searches = []
@@ -537,6 +544,7 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
     found = found[: len(sizes)]
     tests = {}  # size -> (centre, coverage, ring colour, the colour below when it is the same)
     valleys: dict[int, tuple[DarkLine, int, list]] = {}  # the dark-line tests, by the line they look for
+    plateaus = {}  # size below -> the centres where it may truly lie (see `_centres_as_good`)
     for size, (reference, radius, _), (centre, coverage) in zip(sizes, searches, found):
         below = _disc_below(size, accepted)
         # The colour label of the disc this one would rest on (None: board-like, e.g. white).
@@ -569,17 +577,37 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
             line = _dark_line(context, below_colour, accepted[below][0], lower_radius, frozenset(lower_down))
             # Such a disc may sit as far off the one below as it can without overhanging it (a 1 on
             # a 4: 10 mm), and at least MAX_STEP_OFFSET_MM; colour finds the others wherever they are.
-            step = max(context.step, context.radii[below] - context.radii[size])
-            valleys.setdefault(id(line), (line, below_colour, []))[2].append((size, (reference, radius, step)))
+            overhang = context.radii[below] - context.radii[size]
+            step = max(context.step, overhang)
+            # That is from the true centre of the disc below, which may lie anywhere its rim shows
+            # as well as at the centre fitted: a blurred rim covers fully over several pixels of
+            # centres, and the sharpest circle among them can lean 4-5 px to one side (soft S1
+            # ill02a's 2green). The search looks that much farther too, and a line found there
+            # counts only within the overhang of one of those centres.
+            if below not in plateaus:
+                plateaus[below] = _centres_as_good(context, reference, lower_radius)
+            plateau = plateaus[below]
+            farther = max(context.step, overhang + float(np.hypot(*(plateau - reference).T).max()))
+            valleys.setdefault(id(line), (line, below_colour, []))[2].append(
+                (size, (reference, radius, step), (reference, radius, farther), plateau, overhang))
     # Sizes resting on the same disc share their dark-line test's pass.
+    found_farther = set()
     for line, colour, group in valleys.values():
         # Where the grid steps over a line, every pixel is tried only as far off as an edge test
         # looks, and only if a grid point sees half the coverage that would make the disc present.
-        pixels = PixelSearch(context.step, 0.5 * _presence_midpoint(frame, colour=colour, same_colour=True))
-        found = best_circles(context.edges, [search for _, search in group], known, context.gap, valley=line,
-                             pixels=pixels)
-        for (size, _), (centre, coverage) in zip(group, found):
-            tests[size] = (centre, coverage, *tests[size][2:])
+        midpoint = _presence_midpoint(frame, colour=colour, same_colour=True)
+        pixels = PixelSearch(context.step, 0.5 * midpoint)
+        beyond = [test for test in group if test[2][2] > test[1][2]]
+        found = best_circles(context.edges, [near for _, near, *_ in group] + [far for _, _, far, *_ in beyond],
+                             known, context.gap, valley=line, pixels=pixels)
+        found_beyond = dict(zip((size for size, *_ in beyond), found[len(group):]))
+        for (size, (reference, _, step), _, plateau, overhang), best in zip(group, found):
+            # Looked for farther only when nothing within the overhang makes the disc present.
+            far = found_beyond.get(size) if best[1] < midpoint else None
+            if far is not None and far[1] > best[1] and _rests_on(far[0], reference, step, plateau, overhang):
+                best = far
+                found_farther.add(size)
+            tests[size] = (*best, *tests[size][2:])
     candidates = {}
     for size, (centre, coverage, ring, colour_below) in tests.items():
         radius = searches[sizes.index(size)][1]
@@ -598,7 +626,21 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
         if ring is _UNREAD and presence >= 0.5:
             ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius)
         candidates[size] = (centre, presence, ring)
-    return candidates, {size for size, test in tests.items() if test[3] is not None}
+    return candidates, {size for size, test in tests.items() if test[3] is not None}, found_farther
+
+
+def _centres_as_good(context: _EdgeContext, centre, radius: float) -> np.ndarray:
+    """Where the centre of an accepted disc may truly lie: the whole pixels within half a size
+    step of its fitted centre (where the colour chain fits it) at which its rim shows as well."""
+    radii = sorted(context.radii.values())
+    return centres_as_good(context.edges, centre, radius, 0.5 * min(b - a for a, b in zip(radii, radii[1:])))
+
+
+def _rests_on(centre, reference, step: float, plateau: np.ndarray, overhang: float) -> bool:
+    """Whether a disc at `centre` may rest on the disc below: within the step around its fitted
+    centre `reference`, or within `overhang` of a centre `plateau` where it may truly lie."""
+    near = float(np.hypot(*(np.asarray(centre) - reference))) <= step
+    return near or float(np.hypot(*(plateau - centre).T).min()) <= overhang
 
 
 def _peaks_resting_on(size: int, accepted: dict, context: _EdgeContext) -> list[np.ndarray]:
