@@ -544,7 +544,6 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
     found = found[: len(sizes)]
     tests = {}  # size -> (centre, coverage, ring colour, the colour below when it is the same)
     valleys: dict[int, tuple[DarkLine, int, list]] = {}  # the dark-line tests, by the line they look for
-    plateaus = {}  # size below -> the centres where it may truly lie (see `_centres_as_good`)
     for size, (reference, radius, _), (centre, coverage) in zip(sizes, searches, found):
         below = _disc_below(size, accepted)
         # The colour label of the disc this one would rest on (None: board-like, e.g. white).
@@ -578,18 +577,8 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
             # Such a disc may sit as far off the one below as it can without overhanging it (a 1 on
             # a 4: 10 mm), and at least MAX_STEP_OFFSET_MM; colour finds the others wherever they are.
             overhang = context.radii[below] - context.radii[size]
-            step = max(context.step, overhang)
-            # That is from the true centre of the disc below, which may lie anywhere its rim shows
-            # as well as at the centre fitted: a blurred rim covers fully over several pixels of
-            # centres, and the sharpest circle among them can lean 4-5 px to one side (soft S1
-            # ill02a's 2green). The search looks that much farther too, and a line found there
-            # counts only within the overhang of one of those centres.
-            if below not in plateaus:
-                plateaus[below] = _centres_as_good(context, reference, lower_radius)
-            plateau = plateaus[below]
-            farther = max(context.step, overhang + float(np.hypot(*(plateau - reference).T).max()))
-            valleys.setdefault(id(line), (line, below_colour, []))[2].append(
-                (size, (reference, radius, step), (reference, radius, farther), plateau, overhang))
+            search = (reference, radius, max(context.step, overhang))
+            valleys.setdefault(id(line), (line, below_colour, []))[2].append((size, search, overhang, lower_radius))
     # Sizes resting on the same disc share their dark-line test's pass.
     found_farther = set()
     for line, colour, group in valleys.values():
@@ -597,17 +586,14 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
         # looks, and only if a grid point sees half the coverage that would make the disc present.
         midpoint = _presence_midpoint(frame, colour=colour, same_colour=True)
         pixels = PixelSearch(context.step, 0.5 * midpoint)
-        beyond = [test for test in group if test[2][2] > test[1][2]]
-        found = best_circles(context.edges, [near for _, near, *_ in group] + [far for _, _, far, *_ in beyond],
-                             known, context.gap, valley=line, pixels=pixels)
-        found_beyond = dict(zip((size for size, *_ in beyond), found[len(group):]))
-        for (size, (reference, _, step), _, plateau, overhang), best in zip(group, found):
-            # Looked for farther only when nothing within the overhang makes the disc present.
-            far = found_beyond.get(size) if best[1] < midpoint else None
-            if far is not None and far[1] > best[1] and _rests_on(far[0], reference, step, plateau, overhang):
-                best = far
-                found_farther.add(size)
-            tests[size] = (*best, *tests[size][2:])
+        found = best_circles(context.edges, [search for _, search, *_ in group], known, context.gap, valley=line,
+                             pixels=pixels)
+        for (size, *_), (centre, coverage) in zip(group, found):
+            tests[size] = (centre, coverage, *tests[size][2:])
+        weak = [(test, best) for test, best in zip(group, found) if 0.0 < best[1] < midpoint]
+        for size, (centre, coverage) in _farther_lines(context, weak, known, line):
+            tests[size] = (centre, coverage, *tests[size][2:])
+            found_farther.add(size)
     candidates = {}
     for size, (centre, coverage, ring, colour_below) in tests.items():
         radius = searches[sizes.index(size)][1]
@@ -627,6 +613,28 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
             ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius)
         candidates[size] = (centre, presence, ring)
     return candidates, {size for size, test in tests.items() if test[3] is not None}, found_farther
+
+
+def _farther_lines(context: _EdgeContext, weak: list, known, line: DarkLine) -> list[tuple[int, tuple]]:
+    """(size, (centre, coverage)) of the dark-line tests `weak` ((size, search, overhang, radius of
+    the disc below), (centre, coverage) found), all resting on one disc, whose line shows better
+    farther off: by as much as that disc's own centre is uncertain, and within the overhang of a
+    centre where it may truly lie. A blurred rim shows fully from several pixels of centres, and
+    the sharpest circle among them can lean 4-5 px to one side (soft S1 ill02a's 2green, its 1green
+    12 px off the centre fitted). Asked only where the line showed near but too little to make
+    the disc present: a disc just beyond the reach still lies in the band of the nearest circles
+    over part of its arc."""
+    if not weak:
+        return []
+    (_, (reference, _, _), _, lower_radius), _ = weak[0]
+    plateau = _centres_as_good(context, reference, lower_radius)
+    spread = float(np.hypot(*(plateau - reference).T).max())
+    wider = [(test, best) for test, best in weak if test[2] + spread > test[1][2]]
+    found = best_circles(context.edges, [(reference, radius, overhang + spread)
+                                         for (_, (_, radius, _), overhang, _), _ in wider],
+                         known, context.gap, valley=line)
+    return [(size, far) for ((size, (_, _, step), overhang, _), best), far in zip(wider, found)
+            if far[1] > best[1] and _rests_on(far[0], reference, step, plateau, overhang)]
 
 
 def _centres_as_good(context: _EdgeContext, centre, radius: float) -> np.ndarray:
