@@ -37,6 +37,7 @@ from vision.varanasi_geometry import (
     best_circle,
     best_circles,
     centre_vote_peaks,
+    centres_as_good,
     edge_field,
     full_resolution_threshold,
     radius_maps,
@@ -465,11 +466,16 @@ def _read_tower(
     # or shade on the disc below makes such a footprint).
     accepted = {size: disc for size, disc in chain.items() if disc[1] >= 0.5 and disc[2] is not None}
     while True:
-        candidates, dark = _edge_candidates([size for size in pieces.sizes if size not in accepted], accepted, context)
+        candidates, dark, farther = _edge_candidates([size for size in pieces.sizes if size not in accepted],
+                                                     accepted, context)
         # A rim with a colour step goes before a dark line (a disc on one of its own colour):
-        # the side and shadow of a disc not yet found can draw such a line at another size.
+        # the side and shadow of a disc not yet found can draw such a line at another size. So
+        # does a dark line within the overhang of the fitted centre below before one found only
+        # by allowing for that centre's error: the line of a smaller disc not yet found runs
+        # inside the circle of a bigger one beside it, tangent to it.
         stepped = [size for size in candidates if size not in dark and candidates[size][1] >= 0.5]
-        strongest = max(stepped or candidates, key=lambda size: candidates[size][1], default=None)
+        near = [size for size in candidates if size not in farther and candidates[size][1] >= 0.5]
+        strongest = max(stepped or near or candidates, key=lambda size: candidates[size][1], default=None)
         if strongest is None or candidates[strongest][1] < 0.5:
             break
         accepted[strongest] = candidates[strongest]
@@ -513,11 +519,12 @@ def _level(size: int, accepted: dict) -> int:
     return len(_present_under(size, accepted))
 
 
-def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) -> tuple[dict, set]:
+def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) -> tuple[dict, set, set]:
     """size -> (centre, presence, colour label just inside its rim) of a disc of each of `sizes`
     judged by its rim alone, near the disc it would rest on, away from the rims of the discs
-    already accepted; and the sizes judged by a dark line (on a disc of their own colour). The
-    first rim tests of all sizes share one pass."""
+    already accepted; the sizes judged by a dark line (on a disc of their own colour); and those
+    of them found beyond the overhang of the fitted centre below. The first rim tests of all
+    sizes share one pass."""
     frame, pieces = context.frame, context.frame.pieces
     known = _known_rims(accepted, context)
     searches = []
@@ -575,17 +582,24 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
             line = _dark_line(context, below_colour, accepted[below][0], lower_radius, frozenset(lower_down))
             # Such a disc may sit as far off the one below as it can without overhanging it (a 1 on
             # a 4: 10 mm), and at least MAX_STEP_OFFSET_MM; colour finds the others wherever they are.
-            step = max(context.step, context.radii[below] - context.radii[size])
-            valleys.setdefault(id(line), (line, below_colour, []))[2].append((size, (reference, radius, step)))
+            overhang = context.radii[below] - context.radii[size]
+            search = (reference, radius, max(context.step, overhang))
+            valleys.setdefault(id(line), (line, below_colour, []))[2].append((size, search, overhang, lower_radius))
     # Sizes resting on the same disc share their dark-line test's pass.
+    found_farther = set()
     for line, colour, group in valleys.values():
         # Where the grid steps over a line, every pixel is tried only as far off as an edge test
         # looks, and only if a grid point sees half the coverage that would make the disc present.
-        pixels = PixelSearch(context.step, 0.5 * _presence_midpoint(frame, colour=colour, same_colour=True))
-        found = best_circles(context.edges, [search for _, search in group], known, context.gap, valley=line,
+        midpoint = _presence_midpoint(frame, colour=colour, same_colour=True)
+        pixels = PixelSearch(context.step, 0.5 * midpoint)
+        found = best_circles(context.edges, [search for _, search, *_ in group], known, context.gap, valley=line,
                              pixels=pixels)
-        for (size, _), (centre, coverage) in zip(group, found):
+        for (size, *_), (centre, coverage) in zip(group, found):
             tests[size] = (centre, coverage, *tests[size][2:])
+        weak = [(test, best) for test, best in zip(group, found) if 0.0 < best[1] < midpoint]
+        for size, (centre, coverage) in _farther_lines(context, weak, known, line):
+            tests[size] = (centre, coverage, *tests[size][2:])
+            found_farther.add(size)
     candidates = {}
     for size, (centre, coverage, ring, colour_below) in tests.items():
         radius = searches[sizes.index(size)][1]
@@ -605,7 +619,43 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
         if ring is _UNREAD and presence >= 0.5:
             ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius)
         candidates[size] = (centre, presence, ring)
-    return candidates, {size for size, test in tests.items() if test[3] is not None}
+    return candidates, {size for size, test in tests.items() if test[3] is not None}, found_farther
+
+
+def _farther_lines(context: _EdgeContext, weak: list, known, line: DarkLine) -> list[tuple[int, tuple]]:
+    """(size, (centre, coverage)) of the dark-line tests `weak` ((size, search, overhang, radius of
+    the disc below), (centre, coverage) found), all resting on one disc, whose line shows better
+    farther off: by as much as that disc's own centre is uncertain, and within the overhang of a
+    centre where it may truly lie. A blurred rim shows fully from several pixels of centres, and
+    the sharpest circle among them can lean 4-5 px to one side (soft S1 ill02a's 2green, its 1green
+    12 px off the centre fitted). Asked only where the line showed near but too little to make
+    the disc present: a disc just beyond the reach still lies in the band of the nearest circles
+    over part of its arc."""
+    if not weak:
+        return []
+    (_, (reference, _, _), _, lower_radius), _ = weak[0]
+    plateau = _centres_as_good(context, reference, lower_radius)
+    spread = float(np.hypot(*(plateau - reference).T).max())
+    wider = [(test, best) for test, best in weak if test[2] + spread > test[1][2]]
+    found = best_circles(context.edges, [(reference, radius, overhang + spread)
+                                         for (_, (_, radius, _), overhang, _), _ in wider],
+                         known, context.gap, valley=line)
+    return [(size, far) for ((size, (_, _, step), overhang, _), best), far in zip(wider, found)
+            if far[1] > best[1] and _rests_on(far[0], reference, step, plateau, overhang)]
+
+
+def _centres_as_good(context: _EdgeContext, centre, radius: float) -> np.ndarray:
+    """Where the centre of an accepted disc may truly lie: the whole pixels within half a size
+    step of its fitted centre (where the colour chain fits it) at which its rim shows as well."""
+    radii = sorted(context.radii.values())
+    return centres_as_good(context.edges, centre, radius, 0.5 * min(b - a for a, b in zip(radii, radii[1:])))
+
+
+def _rests_on(centre, reference, step: float, plateau: np.ndarray, overhang: float) -> bool:
+    """Whether a disc at `centre` may rest on the disc below: within the step around its fitted
+    centre `reference`, or within `overhang` of a centre `plateau` where it may truly lie."""
+    near = float(np.hypot(*(np.asarray(centre) - reference))) <= step
+    return near or float(np.hypot(*(plateau - centre).T).min()) <= overhang
 
 
 def _known_rims(accepted: dict, context: _EdgeContext) -> list[tuple[float, float, float]]:

@@ -554,6 +554,17 @@ def best_circles(
     return found
 
 
+def centres_as_good(edges: EdgeField, centre, radius: float, reach: float) -> np.ndarray:
+    """The whole pixels within `reach` of `centre` (a whole pixel) at which a rim of `radius`
+    shows at least as well as at `centre` (as `best_circle` judges it), `centre` among them. A
+    blurred rim covers fully over several pixels of centres, and the sharpest circle among
+    them, the one fitted, may lie anywhere on that plateau."""
+    points = _disc_of_points(centre, reach, 1.0)
+    coverage = rim_scores(edges, points, radius)[0]
+    at_centre = coverage[(points == np.rint(np.asarray(centre, dtype=float))).all(axis=1)][0]
+    return points[coverage >= at_centre]
+
+
 def _confirmed(coverage: np.ndarray) -> bool:
     """Whether a dark line found by trying every pixel (coverage at `_NEIGHBOURS` around its best
     centre) shows from most of the centres a pixel off it too. A real line a pixel wide still

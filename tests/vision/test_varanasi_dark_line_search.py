@@ -1,12 +1,21 @@
 """The dark-line search (a disc on one of its own colour): a line a pixel wide that the 3 px grid
 steps over is found by trying every pixel off the grid, and an arc of noise found that way is not
-taken for one."""
+taken for one; a disc is looked for as far off the disc below as that disc's own centre is
+uncertain."""
 from __future__ import annotations
+
+import json
+from pathlib import Path
 
 import cv2
 import numpy as np
 
+from calibration.varanasi import calibrate
+from device.synthetic_varanasi import layout_table, render_calibration, render_table
+from vision.varanasi import recognize
 from vision.varanasi_geometry import GRID_PX, DarkLine, PixelSearch, best_circles, edge_field, rim_scores
+
+STANDARD = json.loads((Path(__file__).parents[2] / "calibration" / "pieces" / "nestor-standard.json").read_text())
 
 SIZE = 120
 REFERENCE = np.array([60.0, 60.0])  # the centre of the disc below, where the search starts
@@ -66,3 +75,28 @@ def test_an_arc_of_noise_found_by_trying_every_pixel_is_not_a_line():
     pixels = PixelSearch(REACH, 0.0)
     ((_, coverage),) = best_circles(edges, [(REFERENCE, RADIUS, REACH)], valley=line, pixels=pixels)
     assert coverage == 0.0
+
+
+def _out_of_focus(image: np.ndarray) -> np.ndarray:
+    return cv2.GaussianBlur(image, (0, 0), 1.0)
+
+
+def test_a_disc_on_its_own_colour_beyond_the_step_from_a_centre_fitted_off():
+    # The 2green's outline is widened on one side by a darker halo 5 px wide, as a soft lens or a
+    # resampled view widens its side band: its rim then shows fully from several centres, and
+    # the one fitted lies 4 px toward the halo. The 1green rests on it 3.45 mm the other way (it
+    # could go 3.5 mm without overhanging), 12 px from that centre: beyond the 4 mm step searched
+    # around it, so it was lost (as soft S1 ill02a's 1green on its 2green on the bench).
+    profile = calibrate(_out_of_focus(render_calibration(STANDARD, seed=11)), STANDARD)
+    towers = [["4yellow", "3blue", "2green", "1green"], ["4red", "1red"], ["4purple"], ["2orange"]]
+    centres = [(640, 480), (640, 250), (400, 650), (900, 650)]
+    offsets = [[(0.0, 0.0), (0.0, 0.0), (0.0, 3.45)], [(0.0, 0.0)], [], []]
+    image = render_table(towers, STANDARD, seed=71, offsets_mm=offsets, centres_px=centres)
+    lower = layout_table(towers, STANDARD, 71, centres, offsets_mm=offsets)[0][2]
+    yy, xx = np.mgrid[0:image.shape[0], 0:image.shape[1]]
+    dx, dy = xx - lower.centre[0], yy - lower.centre[1]
+    distance = np.hypot(dx, dy)
+    halo = (distance > lower.radius) & (distance <= lower.radius + 5.0) & (-dy > 0.3 * distance)
+    image[halo] = (np.array([70, 150, 40]) * 0.55).astype(np.uint8)  # green (BGR) in the shade of a side band
+    seen = recognize(_out_of_focus(image), profile).to_json()["state"]["stacks"]
+    assert sorted(map(tuple, seen)) == sorted(map(tuple, towers))
