@@ -115,8 +115,8 @@ RIM_INSET = 0.2
 # distance of the points kept (a soft view scatters them more), belong to something else.
 FACE_EDGE_SPREAD_PX = 1.5
 FACE_EDGE_OUTLIER = 2.5
-# Refits from the last fit at most this many times, while each move is shorter than the one before.
-FACE_REFITS = 3
+# Directions (cos, sin; column vectors) of the rays `_face_edge_fit` casts from a centre.
+_RAY_COS, _RAY_SIN = (f(np.linspace(0.0, 2.0 * np.pi, RIM_ANGLES, endpoint=False))[:, None] for f in (np.cos, np.sin))
 # Colour rings are read this far (full-res pixels) inside the circles bounding them: rims blur.
 EDGE_MARGIN_PX = 1.0
 MIN_RING_PIXELS = 4
@@ -457,7 +457,7 @@ def _read_tower(
     work_labels = _labels(work, frame)
     labels = cv2.resize(work_labels, (x1 - x0, y1 - y0), interpolation=cv2.INTER_NEAREST)
     radii = {size: r * px_per_mm for size, r in zip(pieces.sizes, pieces.radii_mm)}
-    chain, chain_outlines = _colour_chain(work_labels, labels, edges, frame, seed, radii, reach)
+    chain = _colour_chain(work_labels, labels, edges, frame, seed, radii, reach)
     # Edge tests, strongest rim first: a rim once accepted is excluded from the tests of the
     # other sizes, so a size between two real discs is not made up of pieces of their rims
     # and shadows (which a test in size order, before the smaller disc is known, would do).
@@ -465,14 +465,14 @@ def _read_tower(
     # (size, centre in the crop) of the vote peaks in the crop, by the size whose radius voted.
     sized_peaks = tuple((min(pieces.sizes, key=lambda s: abs(radii[s] - r)), np.array([x, y]) - origin)
                         for x, y, r in peaks if x0 <= x < x1 and y0 <= y < y1)
+    context = _EdgeContext(edges, labels, frame, seed, radii, reach, step, EDGE_GAP_MM * px_per_mm, neighbours,
+                           sized_peaks)
     # size -> (centre, presence, colour label just inside its rim). A size the colour chain fitted
     # but found doubtful (a leaning stack leaves its footprint a crescent, whose inscribed circle
     # lies beside the disc) is not taken as found: the edge tests try it like any other size. Nor
     # is one that shows no colour label inside its rim: colour did not find it (a patch of glare
     # or shade on the disc below makes such a footprint).
     accepted = {size: disc for size, disc in chain.items() if disc[1] >= 0.5 and disc[2] is not None}
-    context = _EdgeContext(edges, labels, frame, seed, radii, reach, step, EDGE_GAP_MM * px_per_mm, neighbours,
-                           sized_peaks, {size: chain_outlines[size] for size in accepted})
     while True:
         candidates, dark, farther = _edge_candidates([size for size in pieces.sizes if size not in accepted],
                                                      accepted, context)
@@ -513,20 +513,8 @@ class _EdgeContext:
     neighbours: tuple
     # (size, centre in the crop) of the centre-vote peaks in the crop.
     peaks: tuple = ()
-    # The outline's centre (the sharpest circle's) of each disc the colour chain found, by size, where
-    # the chain gives its face's (see `_outline_centre`).
-    chain_outlines: dict = field(default_factory=dict)
     # Dark-line tests by the disc they rest on: sizes and rounds share them.
     dark_lines: dict = field(default_factory=dict)
-
-
-def _outline_centre(size: int, accepted: dict, context: _EdgeContext):
-    """Where the edge tests place an accepted disc: its outline's centre. The thick edges (side
-    band, shadow) lie along the outline, so the band left out around a rim already found follows
-    it; and the searches for discs resting on it start from it, as their steps were measured from
-    it (a disc on one of its own colour is then searched from the same place, and through the
-    same exclusion, as before the colour chain gave its face's centre)."""
-    return context.chain_outlines.get(size, accepted[size][0])
 
 
 def _present_under(size: int, accepted: dict) -> list[int]:
@@ -552,8 +540,7 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
         radius = context.radii[size] * _growth(_level(size, accepted), pieces)
         below = _disc_below(size, accepted)
         smaller = [s for s in accepted if s < size]
-        under = below if below is not None else (max(smaller) if smaller else None)
-        reference = context.seed if under is None else _outline_centre(under, accepted, context)
+        reference = accepted[below][0] if below is not None else (accepted[max(smaller)][0] if smaller else context.seed)
         searches.append((reference, radius, context.step if accepted else context.reach))
     # A disc can overhang the one it rests on, its centre beyond the step around it, and then the
     # colour chain does not find it either when it is the colour of the disc under that one (its
@@ -680,11 +667,9 @@ def _rests_on(centre, reference, step: float, plateau: np.ndarray, overhang: flo
 
 
 def _known_rims(accepted: dict, context: _EdgeContext) -> list[tuple[float, float, float]]:
-    """(x, y, radius) of the accepted discs' outlines (see `_outline_centre`), whose rims edge
-    tests leave out."""
+    """(x, y, radius) of the accepted discs, whose rims edge tests leave out."""
     pieces = context.frame.pieces
-    return [(*_outline_centre(s, accepted, context), context.radii[s] * _growth(_level(s, accepted), pieces))
-            for s in accepted]
+    return [(c[0], c[1], context.radii[s] * _growth(_level(s, accepted), pieces)) for s, (c, *_) in accepted.items()]
 
 
 def _peaks_resting_on(size: int, accepted: dict, context: _EdgeContext) -> list[np.ndarray]:
@@ -959,12 +944,8 @@ def _local_board(smooth_lab: np.ndarray, board: dict):
     return board_terms_of(*colour_moments(board_like, LOCAL_BOARD_FLOOR))
 
 
-def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, reach: float) -> tuple[dict, dict]:
-    """Discs told apart by colour, bottom up: {size: (centre, presence, colour label)}, and the
-    centre of each one's outline (the sharpest circle), by size.
-
-    A disc's centre is its top face's (`_face_centre`), which its side band and shadow do not pull
-    aside: what lies on it is looked for inside that face, and its ring colours read there.
+def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, reach: float) -> dict:
+    """Discs told apart by colour, bottom up: {size: (centre, presence)}.
 
     The footprint of everything from a disc up is what is neither board nor that disc's colour
     inside it; the biggest circle fitting in the footprint (distance transform) is the next disc.
@@ -987,7 +968,6 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
     footprint = work_labels != board  # on `box`, whose top left pixel is `corner` (x, y; reduced)
     reference, below, lower_colour = np.asarray(seed, dtype=float), None, None
     chain: dict[int, tuple[np.ndarray, float]] = {}
-    outlines = {}
     while True:
         zone = reach if below is None else spacing * 4
         # Holes are filled before looking near the reference: a disc the colour of the board
@@ -1043,19 +1023,33 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
         # off-centre, can cover half the ring, and the lower one shows there too.
         colour = _ring_colour(labels, board, centre, radius, RIM_INSET * spacing, 0.5 * spacing,
                               exclude=lower_colour)
-        outlines[size] = centre
-        if colour is not None:
-            centre = _face_centre(edges, labels, colour, board + 1, centre, radius, 0.5 * spacing)
         chain[size] = (centre, presence, colour)
-        if colour is None:
+        if colour is None or size == min(pieces.sizes):
             break
-        box, yy, xx = _circle_window(work_labels.shape, _to_reduced(centre), (radius + 2) * WORK_SCALE + opening_radius + 2)
-        corner = np.array([box[1].start, box[0].start], dtype=float)
-        yy, xx = _to_full_pixel(yy), _to_full_pixel(xx)
-        inside = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= (radius - RIM_INSET * spacing) ** 2
-        footprint = inside & (work_labels[box] != board) & (work_labels[box] != colour)
-        reference, below, lower_colour = centre, size, colour
-    return chain, outlines
+        # What lies on the disc is looked for inside its top face (`_face_centre`), which its side
+        # band and shadow do not pull aside as they do the outline. The face is fitted only when
+        # something shows inside the outline (the footprint survives the opening): a tower's top
+        # disc needs none.
+        box, corner, footprint = _footprint_on(work_labels, board, colour, centre, radius, RIM_INSET * spacing,
+                                               opening_radius)
+        if not cv2.morphologyEx(footprint.astype(np.uint8), cv2.MORPH_OPEN, opening).any():
+            break
+        face = _face_centre(edges, labels, colour, board + 1, centre, radius, 0.5 * spacing)
+        box, corner, footprint = _footprint_on(work_labels, board, colour, face, radius, RIM_INSET * spacing,
+                                               opening_radius)
+        reference, below, lower_colour = face, size, colour
+    return chain
+
+
+def _footprint_on(work_labels, board: int, colour: int, centre, radius: float, inset: float, opening_radius: int):
+    """(box, its top left pixel (x, y; reduced), footprint on it) of what is neither board nor
+    `colour` within `inset` inside the circle of `radius` around `centre` (full-resolution
+    pixels) on the reduced labels; the box leaves a margin wider than the opening."""
+    box, yy, xx = _circle_window(work_labels.shape, _to_reduced(centre), (radius + 2) * WORK_SCALE + opening_radius + 2)
+    corner = np.array([box[1].start, box[0].start], dtype=float)
+    yy, xx = _to_full_pixel(yy), _to_full_pixel(xx)
+    inside = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= (radius - inset) ** 2
+    return box, corner, inside & (work_labels[box] != board) & (work_labels[box] != colour)
 
 
 def _face_centre(edges: EdgeField, labels, colour: int, no_colour: int, centre, radius: float, reach: float):
@@ -1066,22 +1060,12 @@ def _face_centre(edges: EdgeField, labels, colour: int, no_colour: int, centre, 
     through a soft or resampled view (the rim coverage saturates over the band's whole width).
     The face's own edge is the first edge met going outward from inside the face: its colour
     against the darker side band, or against the board, a shadow or the disc below. The circle
-    fitted to those points is taken when it lies within `reach` of the sharpest one; fits from
-    the last fit are then taken while they converge (each move shorter than the one before):
-    from a centre well off, some rays start on the disc above or beyond the face, which a fit
-    from a nearer centre mends, whereas a move that grows is drifting onto another rim.
+    fitted to those points is taken when it lies within `reach` of the sharpest one. Once: fits
+    from the last fit while they converge (branch vedge2) read the same photos on every bench row
+    at two to three times the cost.
     """
-    best = np.asarray(centre, dtype=float)
-    fit = _face_edge_fit(edges, labels, colour, no_colour, best, radius, reach)
-    if fit is None:
-        return centre
-    moved = np.hypot(*(fit - best))
-    for _ in range(FACE_REFITS):
-        again = _face_edge_fit(edges, labels, colour, no_colour, fit, radius, reach)
-        if again is None or np.hypot(*(again - best)) > 2 * reach or np.hypot(*(again - fit)) >= moved:
-            break
-        fit, moved = again, np.hypot(*(again - fit))
-    return fit
+    fit = _face_edge_fit(edges, labels, colour, no_colour, np.asarray(centre, dtype=float), radius, reach)
+    return centre if fit is None else fit
 
 
 def _face_edge_fit(edges: EdgeField, labels, colour: int, no_colour: int, centre: np.ndarray, radius: float,
@@ -1096,12 +1080,13 @@ def _face_edge_fit(edges: EdgeField, labels, colour: int, no_colour: int, centre
     face lit off its colour, e.g. a black with a sheen), on no colour either; one starting on the
     disc above or on the board does not.
     """
-    angles = np.linspace(0.0, 2.0 * np.pi, RIM_ANGLES, endpoint=False)
-    cos, sin = np.cos(angles)[:, None], np.sin(angles)[:, None]
+    cos, sin = _RAY_COS, _RAY_SIN
     steps = np.arange(radius - reach - 2.0, radius + reach + 2.5, 0.5)
     height, width = labels.shape
     xs, ys = np.rint(centre[0] + cos * steps), np.rint(centre[1] + sin * steps)
-    inside = ((xs >= 0) & (ys >= 0) & (xs < width) & (ys < height)).all(axis=1)
+    # A ray is straight: it lies in the crop when both its ends do.
+    ends_x, ends_y = xs[:, [0, -1]], ys[:, [0, -1]]
+    inside = ((ends_x >= 0) & (ends_y >= 0) & (ends_x < width) & (ends_y < height)).all(axis=1)
     flat = (np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1)).astype(np.intp)
     radial = np.abs(edges.gx.reshape(-1).take(flat) * cos + edges.gy.reshape(-1).take(flat) * sin)
     edge = radial >= edges.rim_floor(EDGE_STRICTNESS).take(flat)
@@ -1124,20 +1109,34 @@ def _face_edge_fit(edges: EdgeField, labels, colour: int, no_colour: int, centre
     for _ in range(3):
         fit = _circle_through(points[kept])
         residual = np.abs(np.hypot(*(points - fit[:2]).T) - fit[2])
-        kept = residual <= max(FACE_EDGE_SPREAD_PX, FACE_EDGE_OUTLIER * float(np.median(residual[kept])))
+        trimmed = residual <= max(FACE_EDGE_SPREAD_PX, FACE_EDGE_OUTLIER * _median(residual[kept]))
+        # The same points kept would give the same fit again.
+        if np.array_equal(trimmed, kept):
+            break
+        kept = trimmed
     if np.count_nonzero(kept) < least or abs(fit[2] - radius) > reach or np.hypot(*(fit[:2] - centre)) > reach:
         return None
     return fit[:2]
 
 
+def _median(values: np.ndarray) -> float:
+    """`np.median` of a short 1-d array, by sorting: a fifth of its cost on a few dozen values."""
+    ordered = np.sort(values)
+    return 0.5 * float(ordered[(len(ordered) - 1) // 2] + ordered[len(ordered) // 2])
+
+
 def _circle_through(points: np.ndarray) -> np.ndarray:
     """(x, y, radius) of the circle fitting `points` (n, 2) best in the algebraic least-squares
-    sense (Kåsa's fit: one linear solve)."""
-    x, y = points[:, 0], points[:, 1]
-    design = np.stack([x, y, np.ones_like(x)], axis=1)
-    (d, e, f), *_ = np.linalg.lstsq(design, x * x + y * y, rcond=None)
-    cx, cy = d / 2, e / 2
-    return np.array([cx, cy, math.sqrt(max(f + cx * cx + cy * cy, 0.0))])
+    sense (Kåsa's fit). Taken about the points' mean, the offset term is the mean of the squared
+    distances and the centre solves 2 x 2 normal equations, written out: a general solver costs
+    more than the sums, and the fit runs a few times per disc of the colour chain."""
+    mean = points.mean(axis=0)
+    u, v = (points - mean).T
+    squares = u * u + v * v
+    uu, uv, vv, uz, vz = u @ u, u @ v, v @ v, u @ squares, v @ squares
+    determinant = uu * vv - uv * uv
+    cx, cy = (uz * vv - vz * uv) / (2 * determinant), (vz * uu - uz * uv) / (2 * determinant)
+    return np.array([cx + mean[0], cy + mean[1], math.sqrt(cx * cx + cy * cy + float(squares.mean()))])
 
 
 def _to_reduced(point) -> np.ndarray:
