@@ -1114,7 +1114,12 @@ def _face_edge_fit(edges: EdgeField, labels, colour: int, no_colour: int, centre
         if np.array_equal(trimmed, kept):
             break
         kept = trimmed
-    if np.count_nonzero(kept) < least or abs(fit[2] - radius) > reach or np.hypot(*(fit[:2] - centre)) > reach:
+    moved = np.hypot(*(fit[:2] - centre))
+    # The face lies within the outline (face, side band and shadow): a circle reaching out of it by
+    # more than a rim's scatter is not the face (a black lit grey by a sheen, whose own edge
+    # hardly shows, gave one 4 px off, its radius 2 px short, sticking out 2 px).
+    if (np.count_nonzero(kept) < least or abs(fit[2] - radius) > reach or moved > reach
+            or moved + fit[2] > radius + FACE_EDGE_SPREAD_PX):
         return None
     return fit[:2]
 
