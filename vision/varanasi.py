@@ -1073,7 +1073,7 @@ def _face_edge_fit(edges: EdgeField, labels, colour: int, no_colour: int, centre
     """Centre of the circle through the first edge outward on each of RIM_ANGLES rays from
     `centre`, searched from `reach` (and 2 px) inside `radius` to as far outside; None when fewer
     than half the rays show it near the fitted circle, or that circle lies more than `reach` off
-    in centre or radius.
+    in centre or radius, or reaches out of the outline (the circle of `radius` around `centre`).
 
     A ray counts when it starts on the face: on the face's colour label or, when fewer than
     COLOURED_SHARE of the starts of that colour or of none (`no_colour`) are of that colour (a
@@ -1125,7 +1125,7 @@ def _face_edge_fit(edges: EdgeField, labels, colour: int, no_colour: int, centre
 
 
 def _median(values: np.ndarray) -> float:
-    """`np.median` of a short 1-d array, by sorting: a fifth of its cost on a few dozen values."""
+    """`np.median` of a short 1-d array, by sorting: a fraction of its cost on a few dozen values."""
     ordered = np.sort(values)
     return 0.5 * float(ordered[(len(ordered) - 1) // 2] + ordered[len(ordered) // 2])
 
