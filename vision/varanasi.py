@@ -109,6 +109,14 @@ EDGE_STRICTNESS = 1.5
 EDGE_GAP_MM = 2.5
 # A disc's own colour is read this far (in size spacings) inside its rim, clear of its side.
 RIM_INSET = 0.2
+# The colour chain's circle is refitted to the face's own edge (see `_face_centre`): points of one
+# rim scatter by about a pixel (texture, the pixel grid), the next rim lies a size step away, so
+# points farther than this from the fitted circle, and than FACE_EDGE_OUTLIER times the median
+# distance of the points kept (a soft view scatters them more), belong to something else.
+FACE_EDGE_SPREAD_PX = 1.5
+FACE_EDGE_OUTLIER = 2.5
+# Directions (cos, sin; column vectors) of the rays `_face_edge_fit` casts from a centre.
+_RAY_COS, _RAY_SIN = (f(np.linspace(0.0, 2.0 * np.pi, RIM_ANGLES, endpoint=False))[:, None] for f in (np.cos, np.sin))
 # Colour rings are read this far (full-res pixels) inside the circles bounding them: rims blur.
 EDGE_MARGIN_PX = 1.0
 MIN_RING_PIXELS = 4
@@ -1016,15 +1024,124 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
         colour = _ring_colour(labels, board, centre, radius, RIM_INSET * spacing, 0.5 * spacing,
                               exclude=lower_colour)
         chain[size] = (centre, presence, colour)
-        if colour is None:
+        if colour is None or size == min(pieces.sizes):
             break
-        box, yy, xx = _circle_window(work_labels.shape, _to_reduced(centre), (radius + 2) * WORK_SCALE + opening_radius + 2)
-        corner = np.array([box[1].start, box[0].start], dtype=float)
-        yy, xx = _to_full_pixel(yy), _to_full_pixel(xx)
-        inside = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= (radius - RIM_INSET * spacing) ** 2
-        footprint = inside & (work_labels[box] != board) & (work_labels[box] != colour)
-        reference, below, lower_colour = centre, size, colour
+        # What lies on the disc is looked for inside its top face (`_face_centre`), which its side
+        # band and shadow do not pull aside as they do the outline. The face is fitted only when
+        # something shows inside the outline (the footprint survives the opening): a tower's top
+        # disc needs none.
+        box, corner, footprint = _footprint_on(work_labels, board, colour, centre, radius, RIM_INSET * spacing,
+                                               opening_radius)
+        if not cv2.morphologyEx(footprint.astype(np.uint8), cv2.MORPH_OPEN, opening).any():
+            break
+        face = _face_centre(edges, labels, colour, board + 1, centre, radius, 0.5 * spacing)
+        box, corner, footprint = _footprint_on(work_labels, board, colour, face, radius, RIM_INSET * spacing,
+                                               opening_radius)
+        reference, below, lower_colour = face, size, colour
     return chain
+
+
+def _footprint_on(work_labels, board: int, colour: int, centre, radius: float, inset: float, opening_radius: int):
+    """(box, its top left pixel (x, y; reduced), footprint on it) of what is neither board nor
+    `colour` within `inset` inside the circle of `radius` around `centre` (full-resolution
+    pixels) on the reduced labels; the box leaves a margin wider than the opening."""
+    box, yy, xx = _circle_window(work_labels.shape, _to_reduced(centre), (radius + 2) * WORK_SCALE + opening_radius + 2)
+    corner = np.array([box[1].start, box[0].start], dtype=float)
+    yy, xx = _to_full_pixel(yy), _to_full_pixel(xx)
+    inside = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= (radius - inset) ** 2
+    return box, corner, inside & (work_labels[box] != board) & (work_labels[box] != colour)
+
+
+def _face_centre(edges: EdgeField, labels, colour: int, no_colour: int, centre, radius: float, reach: float):
+    """The centre of a disc's top face, from the sharpest circle's `centre`.
+
+    The sharpest circle fits the outline, which the disc's side band (on the side away from the
+    camera) and its shadow widen on one side, so it leans that way, by up to half a size step
+    through a soft or resampled view (the rim coverage saturates over the band's whole width).
+    The face's own edge is the first edge met going outward from inside the face: its colour
+    against the darker side band, or against the board, a shadow or the disc below. The circle
+    fitted to those points is taken when it lies within `reach` of the sharpest one. Once: fits
+    from the last fit while they converge (branch vedge2) read the same photos on every bench row
+    at two to three times the cost.
+    """
+    fit = _face_edge_fit(edges, labels, colour, no_colour, np.asarray(centre, dtype=float), radius, reach)
+    return centre if fit is None else fit
+
+
+def _face_edge_fit(edges: EdgeField, labels, colour: int, no_colour: int, centre: np.ndarray, radius: float,
+                   reach: float):
+    """Centre of the circle through the first edge outward on each of RIM_ANGLES rays from
+    `centre`, searched from `reach` (and 2 px) inside `radius` to as far outside; None when fewer
+    than half the rays show it near the fitted circle, or that circle lies more than `reach` off
+    in centre or radius, or reaches out of the outline (the circle of `radius` around `centre`).
+
+    A ray counts when it starts on the face: on the face's colour label or, when fewer than
+    COLOURED_SHARE of the starts of that colour or of none (`no_colour`) are of that colour (a
+    face lit off its colour, e.g. a black with a sheen), on no colour either; one starting on the
+    disc above or on the board does not.
+    """
+    cos, sin = _RAY_COS, _RAY_SIN
+    steps = np.arange(radius - reach - 2.0, radius + reach + 2.5, 0.5)
+    height, width = labels.shape
+    xs, ys = np.rint(centre[0] + cos * steps), np.rint(centre[1] + sin * steps)
+    # A ray is straight: it lies in the crop when both its ends do.
+    ends_x, ends_y = xs[:, [0, -1]], ys[:, [0, -1]]
+    inside = ((ends_x >= 0) & (ends_y >= 0) & (ends_x < width) & (ends_y < height)).all(axis=1)
+    flat = (np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1)).astype(np.intp)
+    radial = np.abs(edges.gx.reshape(-1).take(flat) * cos + edges.gy.reshape(-1).take(flat) * sin)
+    edge = radial >= edges.rim_floor(EDGE_STRICTNESS).take(flat)
+    start = labels.reshape(-1).take(flat[:, 0])
+    on_face = start == colour
+    if np.count_nonzero(on_face) < COLOURED_SHARE * np.count_nonzero(on_face | (start == no_colour)):
+        on_face |= start == no_colour
+    usable = on_face & inside & edge.any(axis=1)
+    # Each ray's edge is placed at its strongest sample: from its first sample over the bar on,
+    # the last before the gradient falls.
+    first = np.argmax(edge, axis=1)
+    falls = np.append(radial[:, 1:] < radial[:, :-1], np.ones((RIM_ANGLES, 1), dtype=bool), axis=1)
+    peak = np.argmax(falls & (np.arange(len(steps))[None, :] >= first[:, None]), axis=1)
+    distance = steps[peak]
+    points = np.stack([centre[0] + cos[:, 0] * distance, centre[1] + sin[:, 0] * distance], axis=1)[usable]
+    least = RIM_ANGLES // 2
+    if len(points) < least:
+        return None
+    kept = np.ones(len(points), dtype=bool)
+    for _ in range(3):
+        fit = _circle_through(points[kept])
+        residual = np.abs(np.hypot(*(points - fit[:2]).T) - fit[2])
+        trimmed = residual <= max(FACE_EDGE_SPREAD_PX, FACE_EDGE_OUTLIER * _median(residual[kept]))
+        # The same points kept would give the same fit again.
+        if np.array_equal(trimmed, kept):
+            break
+        kept = trimmed
+    moved = np.hypot(*(fit[:2] - centre))
+    # The face lies within the outline (face, side band and shadow): a circle reaching out of it by
+    # more than a rim's scatter is not the face (a black lit grey by a sheen, whose own edge
+    # hardly shows, gave one 4 px off, its radius 2 px short, sticking out 2 px).
+    if (np.count_nonzero(kept) < least or abs(fit[2] - radius) > reach or moved > reach
+            or moved + fit[2] > radius + FACE_EDGE_SPREAD_PX):
+        return None
+    return fit[:2]
+
+
+def _median(values: np.ndarray) -> float:
+    """`np.median` of a short 1-d array, by sorting: a fraction of its cost on a few dozen values."""
+    ordered = np.sort(values)
+    return 0.5 * float(ordered[(len(ordered) - 1) // 2] + ordered[len(ordered) // 2])
+
+
+def _circle_through(points: np.ndarray) -> np.ndarray:
+    """(x, y, radius) of the circle fitting `points` (n, 2) best in the algebraic least-squares
+    sense (Kåsa's fit). Taken about the points' mean, the offset term is the mean of the squared
+    distances and the centre solves 2 x 2 normal equations, written out: a general solver costs
+    more than the sums, and the fit runs a few times per disc of the colour chain."""
+    mean = points.mean(axis=0)
+    u, v = (points - mean).T
+    squares = u * u + v * v
+    uu, uv, vv, uz, vz = u @ u, u @ v, v @ v, u @ squares, v @ squares
+    determinant = uu * vv - uv * uv
+    cx, cy = (uz * vv - vz * uv) / (2 * determinant), (vz * uu - uz * uv) / (2 * determinant)
+    return np.array([cx + mean[0], cy + mean[1], math.sqrt(cx * cx + cy * cy + float(squares.mean()))])
 
 
 def _to_reduced(point) -> np.ndarray:
