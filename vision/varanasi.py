@@ -655,8 +655,7 @@ def _farther_lines(context: _EdgeContext, weak: list, known, line: DarkLine) -> 
 def _centres_as_good(context: _EdgeContext, centre, radius: float) -> np.ndarray:
     """Where the centre of an accepted disc may truly lie: the whole pixels within half a size
     step of its fitted centre (where the colour chain fits it) at which its rim shows as well."""
-    radii = sorted(context.radii.values())
-    return centres_as_good(context.edges, centre, radius, 0.5 * min(b - a for a, b in zip(radii, radii[1:])))
+    return centres_as_good(context.edges, centre, radius, 0.5 * _size_spacing(context.radii))
 
 
 def _rests_on(centre, reference, step: float, plateau: np.ndarray, overhang: float) -> bool:
@@ -958,7 +957,7 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
     """
     pieces = frame.pieces
     board = len(frame.colours.names)
-    spacing = min(b - a for a, b in zip(sorted(radii.values()), sorted(radii.values())[1:]))
+    spacing = _size_spacing(radii)
     # Lengths in full-resolution pixels, halved on the reduced labels.
     opening_radius = max(1, int(0.15 * min(radii.values()) * WORK_SCALE))
     opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * opening_radius + 1,) * 2)
@@ -1142,6 +1141,12 @@ def _circle_through(points: np.ndarray) -> np.ndarray:
     determinant = uu * vv - uv * uv
     cx, cy = (uz * vv - vz * uv) / (2 * determinant), (vz * uu - uz * uv) / (2 * determinant)
     return np.array([cx + mean[0], cy + mean[1], math.sqrt(cx * cx + cy * cy + float(squares.mean()))])
+
+
+def _size_spacing(radii: dict) -> float:
+    """The least difference between the radii of two sizes (px): a size step."""
+    ordered = sorted(radii.values())
+    return min(b - a for a, b in zip(ordered, ordered[1:]))
 
 
 def _to_reduced(point) -> np.ndarray:
