@@ -622,7 +622,7 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
                              whole_circle=True)[0][0]
             presence = _edge_presence(float(own), frame, alone=True)
         if presence >= 0.5 and (_shows_no_face(context, accepted, size, centre, radius)
-                                or _rim_of_drawn_line(context, accepted, size, centre, radius)):
+                                or _rim_of_drawn_line(context, accepted, known, size, centre, radius)):
             presence = 0.0
         if ring is _UNREAD and presence >= 0.5:
             ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius)
@@ -715,16 +715,16 @@ def _bottom_under_found(size: int, accepted: dict) -> bool:
     return any(s < size for s in accepted) and _disc_below(size, accepted) is None
 
 
-def _rim_of_drawn_line(context: _EdgeContext, accepted: dict, size: int, centre, radius: float) -> bool:
-    """Whether a bottom disc under accepted discs was found on the edges of a line drawn on the
-    board: along more than half of the directions where its rim shows, that edge bounds a band
-    with the board on both sides (`_drawn_band`). The board's drawing around a tower (an arch)
+def _rim_of_drawn_line(context: _EdgeContext, accepted: dict, known, size: int, centre, radius: float) -> bool:
+    """Whether a bottom disc under accepted discs (whose rims are `known`, see `_known_rims`) was
+    found on the edges of a line drawn on the board: along more than half of the directions where
+    its rim shows, that edge bounds a band with the board on both sides (`_drawn_band`). The
+    board's drawing around a tower (an arch)
     has two edges a few millimetres apart, and circles of the sizes under the tower fit them; a
     disc's rim has its own face on one side. Asked in every set: white on a cream board shows the
     board on both sides of its shadow too, but a shadow is the board's colour, only darker."""
     if not _bottom_under_found(size, accepted):
         return False
-    known = _known_rims(accepted, context)
     hits = np.flatnonzero(rim_hits(context.edges, centre, radius, known, context.gap, EDGE_STRICTNESS))
     if len(hits) == 0:
         return False
@@ -785,10 +785,7 @@ def _drawn_band(lab, centre, radius: float, direction: int, reach: int, board, s
     offsets = np.arange(-reach, reach + 1)
     xs = np.rint(centre[0] + (radius + offsets) * np.cos(angle)).astype(np.intp)
     ys = np.rint(centre[1] + (radius + offsets) * np.sin(angle)).astype(np.intp)
-    height, width = lab.shape[:2]
-    # The samples run along a straight ray: its ends are its extremes.
-    ends_x, ends_y = (int(xs[0]), int(xs[-1])), (int(ys[0]), int(ys[-1]))
-    if min(ends_x) < 0 or min(ends_y) < 0 or max(ends_x) >= width or max(ends_y) >= height:
+    if not _rays_inside(xs, ys, lab.shape):
         return False
     samples = lab[ys, xs]
     on_board = np.sqrt(((samples - board) ** 2).sum(axis=1)) <= step
@@ -1083,9 +1080,7 @@ def _face_edge_fit(edges: EdgeField, labels, colour: int, no_colour: int, centre
     steps = np.arange(radius - reach - 2.0, radius + reach + 2.5, 0.5)
     height, width = labels.shape
     xs, ys = np.rint(centre[0] + cos * steps), np.rint(centre[1] + sin * steps)
-    # A ray is straight: it lies in the crop when both its ends do.
-    ends_x, ends_y = xs[:, [0, -1]], ys[:, [0, -1]]
-    inside = ((ends_x >= 0) & (ends_y >= 0) & (ends_x < width) & (ends_y < height)).all(axis=1)
+    inside = _rays_inside(xs, ys, labels.shape)
     flat = (np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1)).astype(np.intp)
     radial = np.abs(edges.gx.reshape(-1).take(flat) * cos + edges.gy.reshape(-1).take(flat) * sin)
     edge = radial >= edges.rim_floor(EDGE_STRICTNESS).take(flat)
@@ -1121,6 +1116,13 @@ def _face_edge_fit(edges: EdgeField, labels, colour: int, no_colour: int, centre
             or moved + fit[2] > radius + FACE_EDGE_SPREAD_PX):
         return None
     return fit[:2]
+
+
+def _rays_inside(xs: np.ndarray, ys: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Whether each ray sampled at pixels (xs, ys), a ray along the last axis, lies within an
+    image of `shape`: a ray is straight, so it does when both its ends do."""
+    ends_x, ends_y = xs[..., [0, -1]], ys[..., [0, -1]]
+    return ((ends_x >= 0) & (ends_y >= 0) & (ends_x < shape[1]) & (ends_y < shape[0])).all(axis=-1)
 
 
 def _median(values: np.ndarray) -> float:

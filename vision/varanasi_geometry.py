@@ -438,10 +438,11 @@ def _rim_scores(
         judged = clear if judged is None else judged & clear
     if judged is not None:
         hits &= judged
-    if hits_only:
-        return _in_runs(hits, 2 if valley is not None else 1)
     # Runs of five directions for a dark line (see VALLEY_ARC_EASING), of three for a rim.
-    scores = _shares(_in_runs(hits, 2 if valley is not None else 1), sharpness, judged, whole_circle)
+    counted = _in_runs(hits, 2 if valley is not None else 1)
+    if hits_only:
+        return counted
+    scores = _shares(counted, sharpness, judged, whole_circle)
     return (*scores, _shares(hits, sharpness, judged, whole_circle)[0]) if scattered else scores
 
 
