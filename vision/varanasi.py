@@ -566,13 +566,16 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
         # below, it is wanted only if this disc may be accepted (read below, once that is known).
         ring, same_colour = _UNREAD, False
         if below is not None:
-            counts = _ring_counts(context.labels, len(frame.colours.names), centre, radius)
+            # Every label's count, board and other after the colours: the board-like test reads
+            # the same ring.
+            labels_counts = _ring_counts(context.labels, len(frame.colours.names) + 2, centre, radius)
+            counts = labels_counts[: len(frame.colours.names)]
             ring = _most_common(counts)
             same_colour = ring is not None and ring == below_colour and not _steps_in_colour(counts, ring, frame)
             if ring == below_colour and not same_colour:
                 # Its colour is then not the one below, as in the colour chain.
                 ring = _most_common(counts, exclude=ring)
-        if same_colour and _board_like_ring(context, centre, radius):
+        if same_colour and _board_like(labels_counts, frame):
             # A disc the colour of the board (white on cream under a dim lamp) shows board just
             # inside its rim and only a fringe of the colour below, blurred across its edge: that
             # fringe does not make it a disc on one of its own colour, unless the disc below
@@ -880,15 +883,15 @@ def _steps_in_colour(counts: np.ndarray, lower: int, frame: _Frame) -> bool:
 
 
 def _board_like_ring(context: "_EdgeContext", centre, radius: float) -> bool:
-    """Whether the ring just inside a circle holds more pixels labelled board, or a colour the
-    camera can barely tell from the board (white on cream), than of any other label (other
-    included)."""
-    frame = context.frame
+    """Whether the ring just inside a circle is board-like (see `_board_like`)."""
+    return _board_like(_ring_counts(context.labels, len(context.frame.colours.names) + 2, centre, radius), context.frame)
+
+
+def _board_like(counts: np.ndarray, frame: _Frame) -> bool:
+    """Whether a ring's label counts (`_ring_counts` of every label, board and other included)
+    hold more pixels labelled board, or a colour the camera can barely tell from the board (white
+    on cream), than of any other label (other included)."""
     board = len(frame.colours.names)
-    window, yy, xx = _circle_window(context.labels.shape, centre, radius - 1.0)
-    distance2 = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2
-    ring = (distance2 <= (radius - 1.0) ** 2) & (distance2 >= (radius - 4.0) ** 2)
-    counts = cv2.calcHist([context.labels[window]], [0], ring.astype(np.uint8), [board + 2], [0, board + 2]).ravel()
     like = np.zeros(board + 2, dtype=bool)
     like[[board, *frame.board_like_colours]] = True
     return counts[like].sum() > counts[~like].max(initial=0.0)
