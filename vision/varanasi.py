@@ -17,7 +17,7 @@ import copy
 import math
 import threading
 from dataclasses import dataclass, field
-from functools import cache, cached_property, partial
+from functools import cached_property
 
 import cv2
 import numpy as np
@@ -566,13 +566,16 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
         # below, it is wanted only if this disc may be accepted (read below, once that is known).
         ring, same_colour = _UNREAD, False
         if below is not None:
-            counts = _ring_counts(context.labels, len(frame.colours.names), centre, radius)
+            # Every label's count, board and other after the colours: the board-like test reads
+            # the same ring.
+            labels_counts = _ring_counts(context.labels, len(frame.colours.names) + 2, centre, radius)
+            counts = labels_counts[: len(frame.colours.names)]
             ring = _most_common(counts)
             same_colour = ring is not None and ring == below_colour and not _steps_in_colour(counts, ring, frame)
             if ring == below_colour and not same_colour:
                 # Its colour is then not the one below, as in the colour chain.
                 ring = _most_common(counts, exclude=ring)
-        if same_colour and _board_like_ring(context, centre, radius):
+        if same_colour and _board_like(labels_counts, frame):
             # A disc the colour of the board (white on cream under a dim lamp) shows board just
             # inside its rim and only a fringe of the colour below, blurred across its edge: that
             # fringe does not make it a disc on one of its own colour, unless the disc below
@@ -718,8 +721,8 @@ def _bottom_under_found(size: int, accepted: dict) -> bool:
 def _rim_of_drawn_line(context: _EdgeContext, accepted: dict, known, size: int, centre, radius: float) -> bool:
     """Whether a bottom disc under accepted discs (whose rims are `known`, see `_known_rims`) was
     found on the edges of a line drawn on the board: along more than half of the directions where
-    its rim shows, that edge bounds a band with the board on both sides (`_drawn_band`). The
-    board's drawing around a tower (an arch)
+    its rim shows, that edge bounds a band with the board on both sides (`_drawn_bands`) whose
+    colour is not the board's in shade (`_inked`). The board's drawing around a tower (an arch)
     has two edges a few millimetres apart, and circles of the sizes under the tower fit them; a
     disc's rim has its own face on one side. Asked in every set: white on a cream board shows the
     board on both sides of its shadow too, but a shadow is the board's colour, only darker."""
@@ -733,19 +736,17 @@ def _rim_of_drawn_line(context: _EdgeContext, accepted: dict, known, size: int, 
     if board is None:
         return False
     lab = cv2.blur(context.edges.lab_bytes, (LABEL_SMOOTHING, LABEL_SMOOTHING)).astype(np.float32)
-    # Asked only where a band is found (few rims have one).
-    noise = cache(partial(_chromaticity_noise, context.edges.lab_bytes, board_mask))
     step = context.edges.threshold / SOBEL_GAIN
     reach = int(math.ceil(min(context.radii.values())))
     # Most of its rim: a real disc lying across a line shows the line's edge along a short arc.
-    # Directions are judged only until the count is settled either way (each costs a profile).
+    # Every direction's ray is sampled at once; the colour of a band (a colour conversion, and
+    # the board's noise) is asked only when enough directions show one.
     needed = len(hits) // 2 + 1
-    line_edges = 0
-    for judged, direction in enumerate(hits, start=1):
-        line_edges += _drawn_band(lab, centre, radius, direction, reach, board, step, noise, known)
-        if line_edges >= needed or line_edges + len(hits) - judged < needed:
-            break
-    return line_edges >= needed
+    bands = _drawn_bands(lab, centre, radius, hits, reach, board, step, known)
+    if len(bands) < needed:
+        return False
+    noise = _chromaticity_noise(context.edges.lab_bytes, board_mask)
+    return int(np.count_nonzero(_inked(bands, board, noise))) >= needed
 
 
 def _masked_median(lab_bytes: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
@@ -770,41 +771,78 @@ def _chromaticity_noise(lab_bytes: np.ndarray, mask: np.ndarray) -> float:
     return 1.4826 * float(np.median(spread))
 
 
-def _drawn_band(lab, centre, radius: float, direction: int, reach: int, board, step: float, noise,
-                known) -> bool:
-    """Whether the rim of a circle in one of RIM_ANGLES directions is an edge of a band drawn on the
-    board. Across the rim, from `reach` px inside to `reach` outside (the smallest disc's radius:
-    a band as wide as a disc is a surface, such as another tower), samples within `step` (the
-    lightness step the edge threshold stands for) of the board's Lab are board. The band is the
-    run of other samples within BAND_NEAR_PX of the rim; it is a drawn band when board lies on
-    both sides of it, not inside a disc already found (a face of the board's colour above), and
-    its median chromaticity is farther from the board's than LABEL_SIGMA times the board's pixel
-    noise in chromaticity (`noise()`): a shadow or a white disc's side is the board's colour in
-    shade, an ink is not."""
-    angle = 2.0 * np.pi * direction / RIM_ANGLES
-    offsets = np.arange(-reach, reach + 1)
-    xs = np.rint(centre[0] + (radius + offsets) * np.cos(angle)).astype(np.intp)
-    ys = np.rint(centre[1] + (radius + offsets) * np.sin(angle)).astype(np.intp)
-    if not _rays_inside(xs, ys, lab.shape):
-        return False
+def _drawn_bands(lab, centre, radius: float, directions: np.ndarray, reach: int, board, step: float,
+                 known) -> list[np.ndarray]:
+    """The Lab samples of the band on the board that the rim of a circle bounds, in each of
+    `directions` (of RIM_ANGLES) that has one. Across the rim, from `reach` px inside to `reach`
+    outside (the smallest disc's radius: a band as wide as a disc is a surface, such as another
+    tower), samples within `step` (the lightness step the edge threshold stands for) of the
+    board's Lab are board. The band is the run of other samples within BAND_NEAR_PX of the rim;
+    it counts when board lies on both sides of it, not inside a disc already found (a face of the
+    board's colour above). Whether it is drawn, not shade, is its colour's to tell (`_inked`)."""
+    angles = 2.0 * np.pi * directions / RIM_ANGLES
+    along = radius + np.arange(-reach, reach + 1)
+    xs = np.rint(centre[0] + along * np.cos(angles)[:, None]).astype(np.intp)
+    ys = np.rint(centre[1] + along * np.sin(angles)[:, None]).astype(np.intp)
+    inside = _rays_inside(xs, ys, lab.shape)
+    xs, ys = xs[inside], ys[inside]
     samples = lab[ys, xs]
-    on_board = np.sqrt(((samples - board) ** 2).sum(axis=1)) <= step
-    # Runs of board and of other samples, as Python lists (a few per ray, judged one by one).
-    bounds = [0, *(np.flatnonzero(np.diff(on_board.astype(np.int8))) + 1).tolist(), len(on_board)]
+    on_board = np.sqrt(((samples - board) ** 2).sum(axis=2)) <= step
+    # Where each ray passes between board and other samples, as Python lists (a few per ray,
+    # judged one by one).
+    rays, changes = np.nonzero(np.diff(on_board.view(np.int8), axis=1))
+    flags = on_board.tolist()
+    bounds = [[0] for _ in flags]
+    for ray, change in zip(rays.tolist(), (changes + 1).tolist()):
+        bounds[ray].append(change)
+    bands = []
+    for ray, ray_bounds in enumerate(bounds):
+        ray_bounds.append(len(along))
+        band = _band_near_rim(flags[ray], ray_bounds, reach, xs[ray], ys[ray], known)
+        if band is not None:
+            bands.append(samples[ray, band[0]:band[1]])
+    return bands
+
+
+def _band_near_rim(on_board: list[bool], bounds: list[int], rim: int, xs, ys, known) -> tuple[int, int] | None:
+    """(start, end) of the first run of a ray's samples (at pixels xs, ys) off the board within
+    BAND_NEAR_PX of sample `rim`, with board on both sides (two samples at least: one may be
+    blur) and not inside a circle of `known`, given the bounds of the ray's runs; None when there
+    is none."""
     starts, ends = bounds[:-1], bounds[1:]
     for index, (start, end) in enumerate(zip(starts, ends)):
-        if on_board[start] or not start - BAND_NEAR_PX <= reach < end + BAND_NEAR_PX:
+        if on_board[start] or not start - BAND_NEAR_PX <= rim < end + BAND_NEAR_PX:
             continue
-        # Board on both sides (two samples at least: one may be blur), within reach.
         if index == 0 or index == len(starts) - 1 or min(ends[index - 1] - starts[index - 1],
                                                           ends[index + 1] - starts[index + 1]) < 2:
             continue
         sides = [(xs[start - 1], ys[start - 1]), (xs[end], ys[end])]
         if any((x - cx) ** 2 + (y - cy) ** 2 <= r * r for x, y in sides for cx, cy, r in known):
             continue
-        ink, paper = _chromaticity(np.array([np.median(samples[start:end], axis=0), board], dtype=np.float64))
-        return float(np.abs(ink - paper).sum()) > LABEL_SIGMA * noise()
-    return False
+        return start, end
+    return None
+
+
+def _inked(bands: list[np.ndarray], board, noise: float) -> np.ndarray:
+    """Whether each band's median chromaticity is farther from the board's than LABEL_SIGMA times
+    the board's pixel noise in chromaticity (`noise`): a shadow or a white disc's side is the
+    board's colour in shade, an ink is not."""
+    *inks, paper = _chromaticity(np.array([*_band_medians(bands), board], dtype=np.float64))
+    return np.array([float(np.abs(ink - paper).sum()) > LABEL_SIGMA * noise for ink in inks])
+
+
+def _band_medians(bands: list[np.ndarray]) -> np.ndarray:
+    """Each band's median Lab (float32 samples, (length, 3) each) as `np.median` gives it: the
+    bands padded to one length with infinities and sorted in one call (a call of `np.median`
+    costs many times the sorting of a band of a few samples)."""
+    lengths = np.array([len(band) for band in bands])
+    padded = np.full((len(bands), lengths.max(), 3), np.inf, dtype=np.float32)
+    for row, band in zip(padded, bands):
+        row[: len(band)] = band
+    padded.sort(axis=1)
+    rows = np.arange(len(bands))
+    # The mean of the middle two in float32, as numpy takes it (the same one twice if odd).
+    return (padded[rows, (lengths - 1) // 2] + padded[rows, lengths // 2]) / np.float32(2.0)
 
 
 def _shaded_board(ring_lab: np.ndarray, board_lab: np.ndarray, step: float, frame: _Frame) -> bool:
@@ -845,15 +883,15 @@ def _steps_in_colour(counts: np.ndarray, lower: int, frame: _Frame) -> bool:
 
 
 def _board_like_ring(context: "_EdgeContext", centre, radius: float) -> bool:
-    """Whether the ring just inside a circle holds more pixels labelled board, or a colour the
-    camera can barely tell from the board (white on cream), than of any other label (other
-    included)."""
-    frame = context.frame
+    """Whether the ring just inside a circle is board-like (see `_board_like`)."""
+    return _board_like(_ring_counts(context.labels, len(context.frame.colours.names) + 2, centre, radius), context.frame)
+
+
+def _board_like(counts: np.ndarray, frame: _Frame) -> bool:
+    """Whether a ring's label counts (`_ring_counts` of every label, board and other included)
+    hold more pixels labelled board, or a colour the camera can barely tell from the board (white
+    on cream), than of any other label (other included)."""
     board = len(frame.colours.names)
-    window, yy, xx = _circle_window(context.labels.shape, centre, radius - 1.0)
-    distance2 = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2
-    ring = (distance2 <= (radius - 1.0) ** 2) & (distance2 >= (radius - 4.0) ** 2)
-    counts = cv2.calcHist([context.labels[window]], [0], ring.astype(np.uint8), [board + 2], [0, board + 2]).ravel()
     like = np.zeros(board + 2, dtype=bool)
     like[[board, *frame.board_like_colours]] = True
     return counts[like].sum() > counts[~like].max(initial=0.0)

@@ -19,7 +19,7 @@ import pytest
 
 from calibration.varanasi import calibrate
 from device.synthetic_varanasi import render_calibration, render_table
-from vision.varanasi import _drawn_band, recognize
+from vision.varanasi import _band_medians, _drawn_bands, _inked, recognize
 
 STANDARD = json.loads((Path(__file__).parents[2] / "calibration" / "pieces" / "nestor-standard.json").read_text())
 
@@ -30,9 +30,13 @@ CENTRE, RIM, BAND_WIDTH, REACH = (100.0, 100.0), 50.0, 8, 24
 STEP = 6.0  # the edge threshold's lightness step
 
 
-def board_noise() -> float:
-    """The board's chromaticity noise (asked for by `_drawn_band` only when it finds a band)."""
-    return 0.005
+BOARD_NOISE = 0.005  # the board's chromaticity noise
+
+
+def drawn_band(lab, radius: float, direction: int, reach: int, board, known) -> bool:
+    """Whether the rim of the circle of `radius` around CENTRE bounds a drawn band in `direction`."""
+    bands = _drawn_bands(lab, CENTRE, radius, np.array([direction]), reach, board, STEP, known)
+    return bool(bands) and bool(_inked(bands, board, BOARD_NOISE)[0])
 
 
 def frame_with_ring(band_bgr) -> tuple[np.ndarray, np.ndarray]:
@@ -50,12 +54,12 @@ def frame_with_ring(band_bgr) -> tuple[np.ndarray, np.ndarray]:
 def test_a_rim_on_the_edge_of_an_ink_band_with_the_board_beyond_is_a_drawn_line(direction):
     lab, board = frame_with_ring(INK_BGR)
     above = [(100.0, 100.0, 35.0)]  # the disc found above it, well inside
-    assert _drawn_band(lab, CENTRE, RIM, direction, REACH, board, STEP, board_noise, above)
+    assert drawn_band(lab, RIM, direction, REACH, board, above)
 
 
 def test_a_band_of_the_board_in_shade_is_a_disc_s_shadow_not_a_line():
     lab, board = frame_with_ring(SHADE_BGR)
-    assert not _drawn_band(lab, CENTRE, RIM, 0, REACH, board, STEP, board_noise, [(100.0, 100.0, 35.0)])
+    assert not drawn_band(lab, RIM, 0, REACH, board, [(100.0, 100.0, 35.0)])
 
 
 def test_a_band_bounded_by_a_face_of_the_board_s_colour_found_above_is_a_disc_s_ring():
@@ -63,12 +67,27 @@ def test_a_band_bounded_by_a_face_of_the_board_s_colour_found_above_is_a_disc_s_
     # the white face above, is no line.
     lab, board = frame_with_ring(INK_BGR)
     white_face_above = [(100.0, 100.0, RIM + BAND_WIDTH + 1.0)]
-    assert not _drawn_band(lab, CENTRE, RIM + BAND_WIDTH, 0, REACH, board, STEP, board_noise, white_face_above)
+    assert not drawn_band(lab, RIM + BAND_WIDTH, 0, REACH, board, white_face_above)
 
 
 def test_a_band_wider_than_the_reach_is_a_surface_not_a_line():
     lab, board = frame_with_ring(INK_BGR)
-    assert not _drawn_band(lab, CENTRE, RIM, 0, BAND_WIDTH - 2, board, STEP, board_noise, [(100.0, 100.0, 35.0)])
+    assert not drawn_band(lab, RIM, 0, BAND_WIDTH - 2, board, [(100.0, 100.0, 35.0)])
+
+
+def test_every_direction_is_judged_in_one_call_as_alone():
+    # The rays of all directions are sampled at once (`_rim_of_drawn_line` asked up to 48
+    # directions one call each); a direction's band does not depend on the others judged with it.
+    lab, board = frame_with_ring(INK_BGR)
+    lab[100:, :110] = board  # the band erased over a quarter of the circle and a bit more
+    directions = np.arange(0, 48, 3)
+    together = _drawn_bands(lab, CENTRE, RIM, directions, REACH, board, STEP, [(100.0, 100.0, 35.0)])
+    alone = [_drawn_bands(lab, CENTRE, RIM, directions[[i]], REACH, board, STEP, [(100.0, 100.0, 35.0)])
+             for i in range(len(directions))]
+    assert 0 < len(together) < len(directions)
+    assert len(together) == sum(len(bands) for bands in alone)
+    assert all(np.array_equal(a, b) for a, b in zip(together, [bands[0] for bands in alone if bands]))
+    assert _inked(together, board, BOARD_NOISE).all()
 
 
 @pytest.mark.parametrize("top", ["1green", "1purple"])
@@ -82,3 +101,12 @@ def test_no_ghost_disc_from_the_drawn_curve_around_a_lone_disc(top):
     image = render_table(towers, STANDARD, seed=47, session=session, centres_px=[(820.0, 240.0), (300.0, 600.0)])
     stacks = recognize(image, profile).to_json()["state"]["stacks"]
     assert sorted(map(tuple, stacks)) == sorted(map(tuple, towers))
+
+
+def test_band_medians_are_numpy_s_medians():
+    # Bands of odd and even lengths, of whole Lab levels (a blurred 8-bit frame) and of fractions.
+    rng = np.random.default_rng(5)
+    bands = [rng.integers(0, 256, (length, 3)).astype(np.float32) for length in (1, 2, 3, 6, 11, 30)]
+    bands += [rng.normal(128.0, 40.0, (length, 3)).astype(np.float32) for length in (2, 5, 8)]
+    expected = np.array([np.median(band, axis=0) for band in bands])
+    assert np.array_equal(_band_medians(bands), expected)

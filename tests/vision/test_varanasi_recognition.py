@@ -173,6 +173,27 @@ def test_a_colour_the_camera_can_barely_tell_from_the_board_counts_as_board_in_t
     assert not _board_like_ring(plainly, (80, 80), 38.0)
 
 
+def test_the_edge_test_counts_every_label_of_the_ring_once_for_the_colour_and_the_board_like_test(profile):
+    # `_edge_candidates` counts a ring's labels once, board and other included, and reads both
+    # the colours' counts and the board-like test from them (it counted the ring twice).
+    from types import SimpleNamespace
+
+    from vision.varanasi import _board_like, _board_like_ring, _Frame, _ring_counts
+
+    frame = _Frame.from_profile(profile)
+    board, blue = len(frame.colours.names), frame.colours.names.index("blue")
+    yy, xx = np.mgrid[:160, :160]
+    distance = np.hypot(xx - 80, yy - 80)
+    labels = np.full((160, 160), board + 1, np.uint8)  # other
+    labels[distance <= 45] = blue
+    labels[distance <= 37.5] = board
+    context = SimpleNamespace(labels=labels, frame=frame)
+    for radius, board_like in ((38.0, True), (45.0, False)):
+        every_label = _ring_counts(labels, board + 2, (80, 80), radius)
+        assert np.array_equal(every_label[:board], _ring_counts(labels, board, (80, 80), radius))
+        assert _board_like(every_label, frame) == _board_like_ring(context, (80, 80), radius) == board_like
+
+
 def test_colour_chain_does_not_give_a_disc_the_colour_of_the_one_below():
     # Synthetic session 2 under the orange lamp (the bench's --synthetic, layout 3): the 3orange's
     # footprint on the 4green was read green just inside its rim (the lower disc shows through
