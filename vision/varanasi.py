@@ -1045,8 +1045,15 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
         fits = {nearest[0]: best_circle(edges, (cx, cy), expected[nearest[0]], 0.5 * spacing)}
         size = nearest[0]
         if _edge_presence(fits[size][1], frame) < 0.5:
-            others = best_circles(edges, [((cx, cy), expected[s], 0.5 * spacing) for s in nearest[1:]])
-            fits.update(zip(nearest[1:], others))
+            # What joins the footprint without being a disc (glare, a line drawn on the board,
+            # shade) can pull its inscribed circle farther aside than the half size step searched
+            # around it: each size is looked for around the reference too, where the rims
+            # themselves point (the vote peak, the face below), and the better fit kept.
+            tried = [((cx, cy), s) for s in nearest[1:]] + [(reference, s) for s in nearest]
+            others = best_circles(edges, [(start, expected[s], 0.5 * spacing) for start, s in tried])
+            for (_, s), fit in zip(tried, others):
+                if s not in fits or fit[1] > fits[s][1]:
+                    fits[s] = fit
             size = max(nearest, key=lambda s: fits[s][1])
         centre, radius = fits[size][0], expected[size]
         miss = abs(found - radius)
