@@ -120,10 +120,11 @@ def random_stacks(pieceset: dict, rng) -> list[list[str]]:
     return [[f"{size}{colour}" for size, colour in tower] for tower in towers]
 
 
-def synthetic_sessions(verbose: bool):
+def synthetic_sessions(verbose: bool, layouts: range = range(4)):
     """(name, result) of rendered sessions: three boards and tables, a plain lamp and strong blue
     and orange casts, the camera tilted -10, 0 and 10 degrees, four random layouts each (glare
-    on every other one). Not the bench: a check that what works there is not tuned to it."""
+    on every other one). Not the bench: a check that what works there is not tuned to it. Other
+    `layouts` give positions never looked at while the code was written."""
     from device.synthetic_varanasi import render_calibration, render_table
 
     pieceset = json.loads((Path(__file__).resolve().parents[1] / "calibration" / "pieces" / "nestor-standard.json").read_text())
@@ -139,7 +140,7 @@ def synthetic_sessions(verbose: bool):
                     print(f"{name}: calibration failed: {error}")
                     continue
                 photos = []
-                for layout in range(4):
+                for layout in layouts:
                     stacks = random_stacks(pieceset, np.random.default_rng([session, layout, tilt + 90]))
                     image = render_table(stacks, pieceset, seed=1000 + layout, session=session, tilt_deg=tilt,
                                          lamp=lamp, glare=bool(layout % 2))
@@ -157,6 +158,17 @@ def report(name: str, result: dict) -> None:
     )
 
 
+def _layout_range(text: str) -> range:
+    first, _, last = text.partition("-")
+    try:
+        layouts = range(int(first), int(last or first) + 1)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a layout range like 4-11: {text!r}") from None
+    if not layouts or layouts.start < 0:
+        raise argparse.ArgumentTypeError(f"not a layout range like 4-11: {text!r}")
+    return layouts
+
+
 def main(argv: list[str]) -> int:
     # The target is per frame on one core: keep OpenCV from spreading over the others.
     cv2.setNumThreads(1)
@@ -166,9 +178,11 @@ def main(argv: list[str]) -> int:
     choice = parser.add_mutually_exclusive_group()
     choice.add_argument("--camera", choices=sorted(CAMERAS), help="re-shoot every photo through another camera")
     choice.add_argument("--synthetic", action="store_true", help="rendered sessions instead of the bench")
+    parser.add_argument("--layouts", type=_layout_range, default=range(4), metavar="FIRST-LAST",
+                        help="with --synthetic, the random layouts rendered (default 0-3; e.g. 4-11 for unseen ones)")
     args = parser.parse_args(argv)
     if args.synthetic:
-        results = synthetic_sessions(args.verbose)
+        results = synthetic_sessions(args.verbose, args.layouts)
     elif not args.bench.is_dir() or not any((p / "truth.json").is_file() for p in args.bench.iterdir()):
         print(f"bench_varanasi_vision: error: no session folder with a truth.json in {args.bench}", file=sys.stderr)
         return 2
