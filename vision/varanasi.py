@@ -34,7 +34,6 @@ from vision.varanasi_geometry import (
     EdgeField,
     PixelSearch,
     ScaleField,
-    best_circle,
     best_circles,
     centre_vote_peaks,
     centres_as_good,
@@ -1068,19 +1067,24 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
         # Pixel colours blur at rims (and white nearly matches a cream board), so the fitted
         # radius only shortlists sizes; when the nearest one's rim does not show, the rim that
         # shows best decides.
-        fits = {nearest[0]: best_circle(edges, (cx, cy), expected[nearest[0]], 0.5 * spacing)}
         size = nearest[0]
-        if _edge_presence(fits[size][1], frame) < 0.5:
+        fits = {size: best_circles(edges, [((cx, cy), expected[size], 0.5 * spacing)])[0]}
+        shows = _edge_presence(fits[size][1], frame) >= 0.5
+        if not shows or np.hypot(*(fits[size][0] - reference)) > 0.5 * spacing:
             # What joins the footprint without being a disc (glare, a line drawn on the board,
-            # shade) can pull its inscribed circle farther aside than the half size step searched
-            # around it: each size is looked for around the reference too, where the rims
-            # themselves point (the vote peak, the face below), and the better fit kept.
-            tried = [((cx, cy), s) for s in nearest[1:]] + [(reference, s) for s in nearest]
-            others = best_circles(edges, [(start, expected[s], 0.5 * spacing) for start, s in tried])
-            for (_, s), fit in zip(tried, others):
-                if s not in fits or fit[1] > fits[s][1]:
-                    fits[s] = fit
-            size = max(nearest, key=lambda s: fits[s][1])
+            # shade, its own shadow) can pull its inscribed circle farther aside than the half
+            # size step searched around it: each size is then looked for around the reference
+            # too, where the rims themselves point (the vote peak, the face below), and the better
+            # fit kept. Pulled towards its shadow, a circle can show its whole rim there, its far
+            # arc on the rim of the disc above: the sharper rim is the disc's own. A rim of the
+            # nearest size around the reference alone is not enough: the chain would take a disc
+            # a level up where the face below is, and skip one.
+            tried = [size] if shows else nearest
+            searches = [((cx, cy), s) for s in tried if s != size] + [(reference, s) for s in tried]
+            for (_, s), fit in zip(searches, best_circles(edges, [(start, expected[s], 0.5 * spacing)
+                                                                  for start, s in searches])):
+                fits[s] = _better_fit(edges, expected[s], fits[s], fit) if s in fits else fit
+            size = max(tried, key=lambda s: fits[s][1])
         centre, radius = fits[size][0], expected[size]
         miss = abs(found - radius)
         presence = float(1.0 / (1.0 + np.exp(-(0.5 * spacing - miss) / (0.08 * spacing))))
@@ -1106,6 +1110,17 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
                                                opening_radius)
         reference, below, lower_colour = face, size, colour
     return chain
+
+
+def _better_fit(edges: EdgeField, radius: float, first, second) -> tuple[np.ndarray, float]:
+    """Of two (centre, coverage) fits of one radius, the one whose rim shows best, the sharper
+    rim among equals (as `best_circle` ranks the centres it tries); the first on a tie."""
+    if first[1] != second[1]:
+        return first if first[1] > second[1] else second
+    if first[1] == 0.0 or np.array_equal(first[0], second[0]):
+        return first
+    _, sharpness = rim_scores(edges, np.array([first[0], second[0]]), radius)
+    return second if sharpness[1] > sharpness[0] else first
 
 
 def _footprint_on(work_labels, board: int, colour: int, centre, radius: float, inset: float, opening_radius: int):
