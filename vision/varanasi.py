@@ -1070,15 +1070,19 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
         size = nearest[0]
         fits = {size: best_circles(edges, [((cx, cy), expected[size], 0.5 * spacing)])[0]}
         shows = _edge_presence(fits[size][1], frame) >= 0.5
-        if not shows or np.hypot(*(fits[size][0] - reference)) > 0.5 * spacing:
+        pulled = below is None and np.hypot(*(fits[size][0] - reference)) > 0.5 * spacing
+        if not shows or pulled:
             # What joins the footprint without being a disc (glare, a line drawn on the board,
             # shade, its own shadow) can pull its inscribed circle farther aside than the half
             # size step searched around it: each size is then looked for around the reference
             # too, where the rims themselves point (the vote peak, the face below), and the better
-            # fit kept. Pulled towards its shadow, a circle can show its whole rim there, its far
-            # arc on the rim of the disc above: the sharper rim is the disc's own. A rim of the
-            # nearest size around the reference alone is not enough: the chain would take a disc
-            # a level up where the face below is, and skip one.
+            # fit kept. A bottom disc's shadow on the board joins its footprint: pulled towards
+            # it, the circle can show its whole rim, its far arc on the rim of the disc above, so
+            # a bottom disc fitted over half a size step from the vote peak is looked for there
+            # too, and the sharper rim, the disc's own, wins a tie. (A disc higher up may rest
+            # that far off the face below.) A rim of the nearest size around the reference alone
+            # is not enough: the chain would take a disc a level up where the face below is, and
+            # skip one.
             tried = [size] if shows else nearest
             searches = [((cx, cy), s) for s in tried if s != size] + [(reference, s) for s in tried]
             for (_, s), fit in zip(searches, best_circles(edges, [(start, expected[s], 0.5 * spacing)
