@@ -915,13 +915,25 @@ def _labels(lab: np.ndarray, frame: _Frame) -> np.ndarray:
     smooth_image = cv2.blur(lab, (LABEL_SMOOTHING, LABEL_SMOOTHING))
     smooth = smooth_image.reshape(-1, 3)
     board_distances, board_log_norm = board_distance2_by_terms(smooth, _local_board(smooth_image, frame.board))
-    distances = np.concatenate([frame.colours.distances2(smooth), board_distances[:, None]], axis=1)
-    log_norms = np.concatenate([frame.colours.log_norms, [board_log_norm]])
-    labels = np.argmax(log_norms[None, :] - 0.5 * distances, axis=1)
-    # A minimum over columns one by one: numpy reduces a short last axis slowly.
-    nearest = np.minimum.reduce(list(distances.T))
-    labels[nearest > LABEL_SIGMA ** 2] = len(frame.colours.names) + 1
-    return labels.reshape(lab.shape[:2]).astype(np.uint8)
+    distances = [*frame.colours.distances2(smooth).T, board_distances]
+    labels = _most_likely([*frame.colours.log_norms, np.float64(board_log_norm)], distances)
+    labels[np.minimum.reduce(distances) > LABEL_SIGMA ** 2] = len(frame.colours.names) + 1
+    return labels.reshape(lab.shape[:2])
+
+
+def _most_likely(log_norms, distances) -> np.ndarray:
+    """Per pixel, the index (uint8) of the largest log norm - 0.5 squared distance, the first of
+    equals as numpy's argmax gives; `log_norms` float64 numbers and `distances` one array of
+    pixels per label. Label by label: numpy's argmax over a short last axis costs several times
+    more on a crop."""
+    labels = np.zeros(len(distances[0]), dtype=np.uint8)
+    best = log_norms[0] - 0.5 * distances[0]
+    for index in range(1, len(distances)):
+        score = log_norms[index] - 0.5 * distances[index]
+        # Only where strictly more likely: ties keep the earlier label.
+        np.copyto(labels, np.uint8(index), where=score > best)
+        np.maximum(best, score, out=best)
+    return labels
 
 
 def _local_board(smooth_lab: np.ndarray, board: dict):
@@ -1317,9 +1329,16 @@ def _settle_colours(towers, pieces: PieceSet):
             [-np.log(max(s.presence, PROBABILITY_FLOOR) * s.colour_probability(name)) for name in pieces.colours]
             for s in slots
         ])
+        claims = [s.colour for s in slots]
+        cheapest = keep.argmin(axis=1).tolist()
+        if len(set(claims)) == len(claims) and len(set(cheapest)) == len(cheapest):
+            # No colour claimed twice, so none is argued away, and each disc's cheapest colour is
+            # its own: together the least total cost, the pairs `assign` gives (the first of equal
+            # costs, as it takes them row by row), at a fraction of its cost.
+            chosen.update((member, pieces.colours[col]) for member, col in zip(members, cheapest))
+            continue
         # Each disc's own "absent" column, the others' out of its reach; only a disc whose most
         # likely colour another disc of its size claims too can be argued away by the inventory.
-        claims = [s.colour for s in slots]
         absent = np.full((len(slots), len(slots)), IMPOSSIBLE_COST)
         np.fill_diagonal(absent, [
             -np.log(max(1.0 - s.presence, PROBABILITY_FLOOR)) if claims.count(s.colour) > 1 else IMPOSSIBLE_COST

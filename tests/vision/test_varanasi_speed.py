@@ -1,6 +1,9 @@
 """Varanasi recognition's speed-ups keep every value: each faster form against the plain one."""
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -75,3 +78,46 @@ def test_nonzero_points_list_what_opencv_lists(share):
     points = cv2.findNonZero(mask)
     expected = points.reshape(-1, 2).T if points is not None else np.zeros((2, 0))
     assert np.array_equal(xs, expected[0]) and np.array_equal(ys, expected[1])
+
+
+def test_most_likely_label_is_numpys_first_argmax():
+    # Labels are chosen label by label (see `_most_likely`); ties must keep the earlier label.
+    from vision.varanasi import _most_likely
+
+    rng = np.random.default_rng(5)
+    distances = [rng.integers(0, 6, 2000).astype(np.float32) for _ in range(6)]  # many exact ties
+    log_norms = [np.float64(v) for v in (-3.0, -3.0, -2.5, -3.0, -2.0, -2.5)]
+    scores = np.array(log_norms)[None, :] - 0.5 * np.stack(distances, axis=1)
+    labels = _most_likely(log_norms, distances)
+    assert labels.dtype == np.uint8
+    assert np.array_equal(labels, np.argmax(scores, axis=1))
+
+
+STANDARD = json.loads((Path(__file__).parents[2] / "calibration" / "pieces" / "nestor-standard.json").read_text())
+
+
+def test_settling_without_a_colour_claimed_twice_needs_no_assignment(monkeypatch):
+    # Each disc's cheapest colour is its own and no other disc's: the least-cost assignment
+    # is that one, and `assign` is not needed to find it.
+    import vision.varanasi as varanasi
+    from vision.varanasi import DiscReading, TowerReading
+    from vision.varanasi_pieces import PieceSet
+
+    pieces = PieceSet.from_json({**STANDARD, "colours": {"white": {"srgb": [235, 235, 228]},
+                                                         "red": {"srgb": [200, 35, 40]}}})
+
+    def tower(x, presence, colours):
+        return TowerReading((DiscReading(4, (x, 100.0), 50.0, presence, colours, colours[0][0]),))
+
+    towers = (tower(100, 0.99, (("white", 0.6), ("red", 0.4))), tower(300, 0.7, (("red", 0.55), ("white", 0.45))),
+              tower(500, 0.3, (("white", 1.0), ("red", 0.0))))
+
+    def no_assignment(cost):
+        raise AssertionError("assignment computed")
+
+    monkeypatch.setattr(varanasi, "assign", no_assignment)
+    settled = varanasi._settle_colours(towers, pieces)
+    assert settled == towers
+    # A colour claimed twice still goes to the assignment.
+    with pytest.raises(AssertionError, match="assignment computed"):
+        varanasi._settle_colours(towers[:2] + (tower(500, 0.6, (("red", 0.9), ("white", 0.1))),), pieces)
