@@ -121,3 +121,47 @@ def test_settling_without_a_colour_claimed_twice_needs_no_assignment(monkeypatch
     # A colour claimed twice still goes to the assignment.
     with pytest.raises(AssertionError, match="assignment computed"):
         varanasi._settle_colours(towers[:2] + (tower(500, 0.6, (("red", 0.9), ("white", 0.1))),), pieces)
+
+
+@pytest.mark.parametrize("face_shift, footprints_per_face", [(0.0, 1), (1.0, 2)])
+def test_the_footprint_above_a_disc_is_taken_again_only_when_its_face_moved(monkeypatch, face_shift,
+                                                                            footprints_per_face):
+    # No face fitted leaves the outline's centre, whose footprint is the one already taken.
+    import vision.varanasi as varanasi
+    from calibration.varanasi import calibrate
+    from device.synthetic_varanasi import render_calibration, render_table
+
+    profile = calibrate(render_calibration(STANDARD, seed=11), STANDARD)
+    image = render_table([["4green", "2yellow"]], STANDARD, seed=1, centres_px=[(640, 480)], max_offset_mm=0)
+    calls = {"faces": 0, "footprints": 0}
+    footprint_on = varanasi._footprint_on
+
+    def face_centre(edges, labels, colour, no_colour, centre, radius, reach):
+        calls["faces"] += 1
+        return np.asarray(centre, dtype=float) + face_shift
+
+    def counted_footprint(*args):
+        calls["footprints"] += 1
+        return footprint_on(*args)
+
+    monkeypatch.setattr(varanasi, "_face_centre", face_centre)
+    monkeypatch.setattr(varanasi, "_footprint_on", counted_footprint)
+    varanasi.recognize(image, profile)
+    assert calls["faces"] >= 1
+    # One more for the top disc, on which nothing shows.
+    assert calls["faces"] == 1
+    assert calls["footprints"] == footprints_per_face + 1
+
+
+def test_filled_holes_are_the_mask_and_what_it_encloses():
+    from vision.varanasi import _fill_holes
+
+    mask = np.zeros((12, 14), dtype=np.uint8)
+    mask[2:9, 2:9] = 1
+    mask[4:7, 4:7] = 0  # a hole
+    mask[0:3, 11:14] = 1  # a part on the border, open to it
+    mask[0, 12] = 0  # enclosed on three sides, the fourth the border: outside
+    filled = _fill_holes(mask)
+    expected = mask.copy()
+    expected[4:7, 4:7] = 1
+    assert filled.dtype == np.uint8 and np.array_equal(filled, expected)
