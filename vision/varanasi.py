@@ -915,7 +915,7 @@ def _labels(lab: np.ndarray, frame: _Frame) -> np.ndarray:
     smooth_image = cv2.blur(lab, (LABEL_SMOOTHING, LABEL_SMOOTHING))
     smooth = smooth_image.reshape(-1, 3)
     board_distances, board_log_norm = board_distance2_by_terms(smooth, _local_board(smooth_image, frame.board))
-    distances = [*frame.colours.distances2(smooth).T, board_distances]
+    distances = [*frame.colours.distances2(smooth), board_distances]
     labels = _most_likely([*frame.colours.log_norms, np.float64(board_log_norm)], distances)
     labels[np.minimum.reduce(distances) > LABEL_SIGMA ** 2] = len(frame.colours.names) + 1
     return labels.reshape(lab.shape[:2])

@@ -165,3 +165,35 @@ def test_filled_holes_are_the_mask_and_what_it_encloses():
     expected = mask.copy()
     expected[4:7, 4:7] = 1
     assert filled.dtype == np.uint8 and np.array_equal(filled, expected)
+
+
+def test_colour_distances_come_a_row_per_colour():
+    # A crop's labels are chosen colour by colour: rows, not strided columns.
+    from vision.varanasi_colour import ColourModel
+
+    colours = {
+        "red": {"lab_mean": [120.0, 170.0, 150.0], "lab_covariance": [[30, 2, 1], [2, 20, 3], [1, 3, 25]],
+                "hint_srgb": [200, 35, 40]},
+        "white": {"lab_mean": [230.0, 128.0, 131.0], "lab_covariance": [[40, 1, 0], [1, 9, 1], [0, 1, 9]],
+                  "hint_srgb": [235, 235, 228]},
+    }
+    model = ColourModel.from_profile(colours)
+    lab = np.random.default_rng(2).uniform(0, 255, (500, 3)).astype(np.float32)
+    distances = model.distances2(lab)
+    assert distances.shape == (2, 500) and distances.flags.c_contiguous
+    for index, row in enumerate(distances):
+        whitened = (lab.astype(float) - model.means[index]) @ model.whitening[:, 3 * index: 3 * index + 3]
+        assert np.allclose(row, (whitened ** 2).sum(axis=1), rtol=1e-4, atol=1e-3)
+    assert np.array_equal(model.log_likelihoods(lab), model.log_norms[None, :] - 0.5 * distances.T)
+
+
+def test_written_out_whitening_is_numpys_cholesky_of_the_inverse():
+    from vision.varanasi_scene import whitening_of
+
+    rng = np.random.default_rng(4)
+    for _ in range(2000):
+        pixels = rng.normal(size=(40, 3)) * rng.uniform(0.3, 6.0, 3) + rng.normal(size=3)
+        covariance = np.cov(pixels.T) + np.eye(3)
+        covariance[0, :] *= 4.0
+        covariance[:, 0] *= 4.0
+        assert np.array_equal(whitening_of(covariance), np.linalg.cholesky(np.linalg.inv(covariance)).astype(np.float32))
