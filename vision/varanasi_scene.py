@@ -44,14 +44,17 @@ def board_terms_of(mean: np.ndarray, covariance: np.ndarray) -> tuple[np.ndarray
     covariance = covariance.copy()
     covariance[0, :] *= LIGHTNESS_SLACK
     covariance[:, 0] *= LIGHTNESS_SLACK
-    return mean.astype(np.float32), whitening_of(covariance), float(-0.5 * np.log(np.linalg.det(covariance)))
+    whitening, determinant = whitening_of(covariance)
+    return mean.astype(np.float32), whitening, -0.5 * math.log(determinant)
 
 
-def whitening_of(covariance: np.ndarray) -> np.ndarray:
-    """The lower-triangular L (float32) with L Lᵀ the inverse of a 3x3 covariance: the Cholesky
-    factor of the inverse, written out in Python numbers (inverse by cofactors). A tower's local
-    board needs one per crop, and numpy's inverse and Cholesky wrappers cost several times the
-    arithmetic; in float32 it is their factor (every one of 20 000 random and bench covariances)."""
+def whitening_of(covariance: np.ndarray) -> tuple[np.ndarray, float]:
+    """The lower-triangular L (float32) with L Lᵀ the inverse of a 3x3 covariance (the Cholesky
+    factor of the inverse), and the covariance's determinant, written out in Python numbers
+    (inverse by cofactors). A tower's local board needs them once per crop, where numpy's
+    inverse, Cholesky and determinant wrappers cost several times the arithmetic (about 20 us
+    each in place). In float32 L is numpy's factor (every one of 20 000 random and bench
+    covariances); the determinant may differ from numpy's in its last bits."""
     (a, b, d), (_, e, f), (_, _, g) = covariance.tolist()
     # Cofactors of the symmetric matrix: the inverse's upper triangle times the determinant.
     i00, i01, i02 = e * g - f * f, d * f - b * g, b * f - d * e
@@ -64,7 +67,7 @@ def whitening_of(covariance: np.ndarray) -> np.ndarray:
     l11 = math.sqrt(p11 - l10 * l10)
     l21 = (p12 - l20 * l10) / l11
     l22 = math.sqrt(p22 - l20 * l20 - l21 * l21)
-    return np.array([[l00, 0.0, 0.0], [l10, l11, 0.0], [l20, l21, l22]], dtype=np.float32)
+    return np.array([[l00, 0.0, 0.0], [l10, l11, 0.0], [l20, l21, l22]], dtype=np.float32), determinant
 
 
 def board_like_grid(lab: np.ndarray, board_model: dict, grid: tuple[int, int]) -> np.ndarray:

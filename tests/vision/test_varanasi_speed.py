@@ -187,7 +187,7 @@ def test_colour_distances_come_a_row_per_colour():
     assert np.array_equal(model.log_likelihoods(lab), model.log_norms[None, :] - 0.5 * distances.T)
 
 
-def test_written_out_whitening_is_numpys_cholesky_of_the_inverse():
+def test_written_out_whitening_is_numpys_cholesky_of_the_inverse_and_the_determinant_its():
     from vision.varanasi_scene import whitening_of
 
     rng = np.random.default_rng(4)
@@ -196,4 +196,6 @@ def test_written_out_whitening_is_numpys_cholesky_of_the_inverse():
         covariance = np.cov(pixels.T) + np.eye(3)
         covariance[0, :] *= 4.0
         covariance[:, 0] *= 4.0
-        assert np.array_equal(whitening_of(covariance), np.linalg.cholesky(np.linalg.inv(covariance)).astype(np.float32))
+        whitening, determinant = whitening_of(covariance)
+        assert np.array_equal(whitening, np.linalg.cholesky(np.linalg.inv(covariance)).astype(np.float32))
+        assert determinant == pytest.approx(np.linalg.det(covariance), rel=1e-12)
