@@ -1234,7 +1234,7 @@ def _pixel_grid(y0: int, y1: int, x0: int, x1: int) -> tuple[np.ndarray, np.ndar
 
 
 def _component_near(mask: np.ndarray, point, reach: float):
-    """The biggest connected part of `mask` coming within `reach` of `point`, or None."""
+    """The biggest connected part of `mask` (0 and 1 bytes) coming within `reach` of `point`, or None."""
     # The same labelling as with OpenCV's statistics, which cost several times the labelling;
     # only the areas of the parts near the point are needed.
     count, components = cv2.connectedComponents(mask, connectivity=8)
@@ -1248,6 +1248,8 @@ def _component_near(mask: np.ndarray, point, reach: float):
     ids = np.flatnonzero(np.bincount(components[y0:y1, x0:x1][near], minlength=count)[1:]) + 1
     if len(ids) == 0:
         return None
+    if count == 2:
+        return mask  # the mask's one part (its 0 and 1 bytes, as the comparison below would give)
     # Areas of those parts only (mostly one or two): counting every part costs several times more.
     best = ids[0] if len(ids) == 1 else ids[np.argmax([np.count_nonzero(components == i) for i in ids])]
     # The first of equal areas, as ids ascend; 0 and 1 bytes as a view of the booleans (no copy).

@@ -199,3 +199,17 @@ def test_written_out_whitening_is_numpys_cholesky_of_the_inverse_and_the_determi
         whitening, determinant = whitening_of(covariance)
         assert np.array_equal(whitening, np.linalg.cholesky(np.linalg.inv(covariance)).astype(np.float32))
         assert determinant == pytest.approx(np.linalg.det(covariance), rel=1e-12)
+
+
+def test_a_footprint_of_one_part_near_the_point_is_its_own_component():
+    # About three footprints in four are one part: no comparison over the labelling is needed.
+    from vision.varanasi import _component_near
+
+    mask = np.zeros((30, 40), dtype=np.uint8)
+    mask[5:15, 5:15] = 1
+    assert _component_near(mask, (10.0, 10.0), 3.0) is mask
+    assert _component_near(mask, (30.0, 25.0), 3.0) is None
+    mask[20:28, 25:38] = 1  # a bigger part, farther off
+    near = _component_near(mask, (10.0, 10.0), 3.0)
+    assert near.dtype == np.uint8 and near.sum() == 100 and near[5:15, 5:15].all()
+    assert _component_near(mask, (20.0, 20.0), 12.0).sum() == 8 * 13  # both near: the bigger
