@@ -10,6 +10,8 @@ from vision.varanasi_geometry import (
     VALLEY_ARC_EASING,
     VALLEY_LEAST_DEPTH,
     DarkLine,
+    _disc_of_points,
+    _disc_offsets,
     _rim_offsets,
     _rim_scores,
     _run_window,
@@ -138,3 +140,16 @@ def test_dark_line_samples_repeat_the_first_and_last_directions_around():
     assert _same(band, np.ascontiguousarray(flat[:, 1:4]))
     assert _same(wrapped, np.concatenate([flat[-1:], flat, flat[:1]]))
     assert wrapped.flags.c_contiguous and reach == 34
+
+
+@pytest.mark.parametrize("spacing", [1.0, 3.0])
+def test_search_discs_are_the_plain_ones_and_made_once_per_reach(spacing):
+    # A tower's searches keep their reaches from round to round: the disc's offsets are cached.
+    for reach in [2.0, 4.5, np.float64(9.0), np.float32(7.3), 13.000000001, 16.97]:
+        steps = int(np.ceil(reach / spacing))
+        line = np.arange(-steps, steps + 1) * spacing
+        dx, dy = np.meshgrid(line, line)
+        offsets = np.stack([dx.ravel(), dy.ravel()], axis=1)
+        plain = offsets[(dx * dx + dy * dy).ravel() <= reach * reach + 1e-9] + np.rint([40.4, 17.6])
+        assert _same(_disc_of_points((40.4, 17.6), reach, spacing), plain)
+        assert _disc_offsets(reach, spacing) is _disc_offsets(reach, spacing)
