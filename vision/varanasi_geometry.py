@@ -103,8 +103,9 @@ class EdgeField:
 
     @cached_property
     def lightness(self) -> np.ndarray:
-        """Flat: the L plane in float32 (dark-line tests read it many times per field)."""
-        return self.lab_bytes[..., 0].astype(np.float32).reshape(-1)
+        """Flat: the L plane in 16 bits (dark-line tests read it many times per field and add
+        three of its values, at most 765: half the bytes of float32 to gather and add)."""
+        return self.lab_bytes[..., 0].astype(np.uint16).reshape(-1)
 
     def rim_floor(self, strictness: float) -> np.ndarray:
         """Flat: the least radial gradient a rim test of `strictness` accepts at each pixel, once
@@ -417,18 +418,19 @@ def _rim_scores(
         across *= _SIN32
         sharpness += across
         np.abs(sharpness, out=sharpness)
-        # The mean of each direction and its neighbours either way (wrapping around the circle):
-        # their sums (whole grey levels, exact in float32) are compared through their minima,
-        # and only those are divided, as correctly rounded division keeps their order.
+        # The mean of each direction and its neighbours either way (wrapping around the circle),
+        # in float32: their sums (whole grey levels) are compared through their minima, and only
+        # those are made float32 and divided, as correctly rounded division keeps their order.
         lightness = edges.lightness.take(flat)
         sums = lightness[:, :-2] + lightness[:, 1:-1]
         sums += lightness[:, 2:]
-        sides = np.minimum(sums[..., 0], sums[..., 4])
+        sides = np.minimum(sums[..., 0], sums[..., 4]).astype(np.float32)
         sides /= np.float32(3.0)
         sides -= np.float32(max(valley.depth / VALLEY_ARC_EASING, VALLEY_LEAST_DEPTH))
         # Pairwise minima: numpy reduces a short last axis slowly.
         darkest = np.minimum(sums[..., 1], sums[..., 2])
         np.minimum(darkest, sums[..., 3], out=darkest)
+        darkest = darkest.astype(np.float32)
         darkest /= np.float32(3.0)
         hits = darkest < sides
         hits &= valley.allowed.take(valley.labels.reshape(-1).take(np.ascontiguousarray(flat[:, 1:-1, 4])))

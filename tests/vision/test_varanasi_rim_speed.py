@@ -26,7 +26,8 @@ _COS32, _SIN32 = np.cos(_ANGLES).astype(np.float32), np.sin(_ANGLES).astype(np.f
 
 def _plain_rim_scores(edges, circles, exclude, gap, strictness, valley, whole_circle=False, scattered=False):
     """Rim scores as 86df3bb worked them out: every sample's five offsets gathered, the known rims'
-    annuli and the shares each from the rims given, the arcs' means divided before their minima."""
+    annuli and the shares each from the rims given, the arcs' means of float32 lightness divided
+    before their minima."""
     flats, insides, rounded = [], [], []
     for centres, radius in circles:
         centres = np.rint(np.atleast_2d(np.asarray(centres, dtype=float))).astype(np.intp)
@@ -42,7 +43,7 @@ def _plain_rim_scores(edges, circles, exclude, gap, strictness, valley, whole_ci
     gx, gy = edges.gx.reshape(-1), edges.gy.reshape(-1)
     if valley is not None:
         sharpness = np.abs(gx[flat[..., 2]] * _COS32 + gy[flat[..., 2]] * _SIN32)
-        lightness = edges.lightness[flat]
+        lightness = edges.lab_bytes[..., 0].astype(np.float32).reshape(-1)[flat]
         wrapped = np.concatenate([lightness[:, -1:], lightness, lightness[:, :1]], axis=1)
         lightness = (wrapped[:, :-2] + lightness + wrapped[:, 2:]) / np.float32(3.0)
         sides = np.minimum(lightness[..., 0], lightness[..., 4])
@@ -153,3 +154,10 @@ def test_search_discs_are_the_plain_ones_and_made_once_per_reach(spacing):
         plain = offsets[(dx * dx + dy * dy).ravel() <= reach * reach + 1e-9] + np.rint([40.4, 17.6])
         assert _same(_disc_of_points((40.4, 17.6), reach, spacing), plain)
         assert _disc_offsets(reach, spacing) is _disc_offsets(reach, spacing)
+
+
+def test_dark_line_tests_gather_lightness_in_16_bits():
+    # Half the bytes of float32 to gather and add; three levels add up to at most 765.
+    edges, _ = _tower_edges(0)
+    assert edges.lightness.dtype == np.uint16
+    assert np.array_equal(edges.lightness, edges.lab_bytes[..., 0].reshape(-1))
