@@ -373,21 +373,21 @@ def rim_scores(
     Coverage saturates within a pixel or two of the true centre; sharpness, the mean edge
     strength exactly on the circle, peaks there and so breaks the tie.
     """
-    return _rim_scores(edges, [(centres, radius)], known_rims(exclude, gap), strictness, valley, whole_circle)
+    return _rim_scores(edges, [(centres, radius)], _rims_to_exclude(exclude, gap), strictness, valley, whole_circle)
 
 
 def rim_hits(edges: EdgeField, centre, radius: float, exclude=(), gap: float = 0.0, strictness: float = 1.0) -> np.ndarray:
     """The directions (RIM_ANGLES booleans) that count towards `rim_scores`' coverage of one circle."""
-    return _rim_scores(edges, [(np.atleast_2d(centre), radius)], known_rims(exclude, gap), strictness, None, hits_only=True)[0]
+    return _rim_scores(edges, [(np.atleast_2d(centre), radius)], _rims_to_exclude(exclude, gap), strictness, None, hits_only=True)[0]
 
 
 def _rim_scores(
-    edges: EdgeField, circles, known: "KnownRims | None", strictness: float, valley: "DarkLine | None",
+    edges: EdgeField, circles, known: "RimsToExclude | None", strictness: float, valley: "DarkLine | None",
     whole_circle: bool = False, scattered: bool = False, hits_only: bool = False,
 ) -> tuple[np.ndarray, ...]:
     """`rim_scores` of several groups of centres, (centres, radius) each, in one pass, their
     scores one after the other: a call costs much more than the samples of one more group. The
-    rims to exclude come as `known_rims` made them. With
+    rims to exclude come as `_rims_to_exclude` made them. With
     `scattered`, a third array: the share of directions that pass before the run rule. With
     `hits_only`, instead the directions that count (n, RIM_ANGLES booleans)."""
     # Edge tests read only the band's three samples of each direction, dark-line tests all five
@@ -419,8 +419,9 @@ def _rim_scores(
         sharpness += across
         np.abs(sharpness, out=sharpness)
         # The mean of each direction and its neighbours either way (wrapping around the circle),
-        # in float32: their sums (whole grey levels) are compared through their minima, and only
-        # those are made float32 and divided, as correctly rounded division keeps their order.
+        # in float32: their sums (whole grey levels, exact in 16 bits) are compared through their
+        # minima, and only those are made float32 and divided, as correctly rounded division
+        # keeps their order.
         lightness = edges.lightness.take(flat)
         sums = lightness[:, :-2] + lightness[:, 1:-1]
         sums += lightness[:, 2:]
@@ -479,7 +480,7 @@ def _shares(counted: np.ndarray, sharpness: np.ndarray, judged: np.ndarray | Non
     return shares if scattered is None else (*shares, scattered.sum(axis=1) / denominator)
 
 
-class KnownRims(NamedTuple):
+class RimsToExclude(NamedTuple):
     """Rims (x, y, r) to leave out of rim tests, ready for `_clear_of`: their centres' x and y
     and the squared radii of the annulus within the gap of each rim, each (k, 1, 1) (one per
     rim, over centres and directions), with the types the rims and the gap give them."""
@@ -490,15 +491,15 @@ class KnownRims(NamedTuple):
     inner2: np.ndarray
 
 
-def known_rims(exclude, gap: float) -> KnownRims | None:
+def _rims_to_exclude(exclude, gap: float) -> RimsToExclude | None:
     """`exclude` (x, y, r of known neighbours) as `_rim_scores` takes it; None if there is none."""
     if len(exclude) == 0:
         return None
     known = np.asarray(exclude, dtype=np.float32)[:, :, None, None]
-    return KnownRims(known[:, 0], known[:, 1], (known[:, 2] + gap) ** 2, np.maximum(known[:, 2] - gap, 0.0) ** 2)
+    return RimsToExclude(known[:, 0], known[:, 1], (known[:, 2] + gap) ** 2, np.maximum(known[:, 2] - gap, 0.0) ** 2)
 
 
-def _clear_of(known: KnownRims, centres: list, circles) -> np.ndarray:
+def _clear_of(known: RimsToExclude, centres: list, circles) -> np.ndarray:
     """Which directions (n, RIM_ANGLES) of the rims of `circles` (their centres rounded in
     `centres`, see `_whole_pixels`) lie farther than the gap from every known rim: outside each
     annulus r ± gap, in squares (float32 distances, as the rims are given)."""
@@ -612,12 +613,14 @@ def best_circles(
     (see `PixelSearch`, `_confirmed`)."""
     if not searches:
         return []
-    known = known_rims(exclude, gap)  # once for the two or three passes below
+    known = _rims_to_exclude(exclude, gap)  # once for the two or three passes below
     grids = [(_disc_of_points(centre, reach, GRID_PX), radius) for centre, radius, reach in searches]
     grid_scores = _split(_rim_scores(edges, grids, known, strictness, valley, scattered=pixels is not None), grids)
-    # (The best point has the highest coverage: whether it is above 0 is whether any is.)
-    bests = [(candidates[index], scores[0][index] > 0.0)
-             for (candidates, _), scores, index in ((grid, scores, _best(scores)) for grid, scores in zip(grids, grid_scores))]
+    bests = []
+    for (candidates, _), scores in zip(grids, grid_scores):
+        index = _best(scores)
+        # The best point has the highest coverage: whether it is above 0 is whether any is.
+        bests.append((candidates[index], scores[0][index] > 0.0))
     # A dark line is about a pixel wide and counts only in runs of five directions: from a grid
     # point a pixel off its centre it can break into shorter runs, so the grid steps over it.
     dense = [index for index, ((_, shown), scores) in enumerate(zip(bests, grid_scores))

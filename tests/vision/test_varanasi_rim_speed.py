@@ -14,10 +14,10 @@ from vision.varanasi_geometry import (
     _disc_offsets,
     _rim_offsets,
     _rim_scores,
+    _rims_to_exclude,
     _run_window,
     best_circles,
     edge_field,
-    known_rims,
 )
 
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, RIM_ANGLES, endpoint=False)
@@ -117,7 +117,7 @@ def test_rim_scores_are_the_plain_ones_bit_for_bit(seed, dark_line, groups, excl
         circles.append((points, float(rng.choice([21.7, 36.0, 49.6, 30.25]))))
     gap = np.float64(5.87) if len(exclude) > 1 else 4.2  # the gap's type decides the bounds'
     for whole_circle, scattered in [(False, False), (True, False), (False, True)]:
-        new = _rim_scores(edges, circles, known_rims(exclude, gap), 1.5, valley, whole_circle, scattered)
+        new = _rim_scores(edges, circles, _rims_to_exclude(exclude, gap), 1.5, valley, whole_circle, scattered)
         plain = _plain_rim_scores(edges, circles, exclude, gap, 1.5, valley, whole_circle, scattered)
         assert len(new) == len(plain) and all(_same(a, b) for a, b in zip(new, plain))
 
@@ -128,7 +128,7 @@ def test_best_circles_take_the_known_rims_once_for_every_pass(monkeypatch):
 
     edges, _ = _tower_edges(0)
     made = []
-    monkeypatch.setattr(geometry, "known_rims", lambda exclude, gap: made.append(exclude) or known_rims(exclude, gap))
+    monkeypatch.setattr(geometry, "_rims_to_exclude", lambda exclude, gap: made.append(exclude) or _rims_to_exclude(exclude, gap))
     found = best_circles(edges, [((86, 70), 36.0, 6.0), ((90, 74), 22.0, 6.0)], [(80.0, 75.0, 50.0)], 4.0)
     assert len(made) == 1
     assert all(coverage > 0.5 for _, coverage in found)
