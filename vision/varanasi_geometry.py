@@ -548,8 +548,11 @@ def _run_window(reach: int) -> np.ndarray:
 
 
 def _whole_pixels(centres) -> np.ndarray:
-    """Centres (n, 2) rounded to whole pixels, as indices."""
-    return np.rint(np.atleast_2d(np.asarray(centres, dtype=float))).astype(np.intp)
+    """Centres (n, 2) rounded to whole pixels, as indices (the searches' grids come as arrays
+    already: the same whole numbers without converting them again)."""
+    if type(centres) is not np.ndarray or centres.ndim != 2:
+        centres = np.atleast_2d(np.asarray(centres, dtype=float))
+    return np.rint(centres).astype(np.intp)
 
 
 def _rim_sample_shape(arcs: bool) -> tuple[int, int]:

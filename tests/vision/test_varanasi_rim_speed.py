@@ -16,6 +16,7 @@ from vision.varanasi_geometry import (
     _rim_scores,
     _rims_to_exclude,
     _run_window,
+    _whole_pixels,
     best_circles,
     edge_field,
 )
@@ -161,3 +162,13 @@ def test_dark_line_tests_gather_lightness_in_16_bits():
     edges, _ = _tower_edges(0)
     assert edges.lightness.dtype == np.uint16
     assert np.array_equal(edges.lightness, edges.lab_bytes[..., 0].reshape(-1))
+
+
+@pytest.mark.parametrize("centres", [
+    (40.5, 17.49), [[3.5, 2.5], [-1.5, 7.0]], np.array([[3.5, 2.5], [4.4999, 8.5]]),
+    np.array([[3.5, 2.5]], dtype=np.float32), np.array([[3, 2], [7, 9]]), np.array([12.5, 3.0]),
+])
+def test_centres_round_to_whole_pixels_as_the_plain_form(centres):
+    # The searches' grids come as 2-D float arrays and skip the conversion; others convert.
+    plain = np.rint(np.atleast_2d(np.asarray(centres, dtype=float))).astype(np.intp)
+    assert _same(_whole_pixels(centres), plain)
