@@ -11,7 +11,8 @@ import pytest
 from vision.varanasi_geometry import (
     VOTE_WEIGHT,
     ScaleField,
-    _nonzero_points,
+    _columns_and_rows,
+    _points_over,
     _smoothed_vote_planes,
     centre_vote_peaks,
     centre_votes,
@@ -71,11 +72,17 @@ def test_centre_votes_plane_by_plane_are_the_whole_planes_votes():
 
 
 @pytest.mark.parametrize("share", [0.0, 0.0005, 0.01, 0.2])
-def test_nonzero_points_list_what_opencv_lists(share):
-    # Sparse masks (a vote plane over its bar) by numpy's search of 8-pixel words, others by OpenCV.
-    mask = ((np.random.default_rng(3).random((48, 64)) < share) * 255).astype(np.uint8)
-    xs, ys = _nonzero_points(mask)
-    points = cv2.findNonZero(mask)
+@pytest.mark.parametrize("bar", [0.1, float(np.float32(0.1)), 0.09999999, 0.1000000001, 12.0])
+def test_points_over_a_bar_are_what_opencv_lists(share, bar):
+    # Strong edge pixels and vote candidates listed by numpy, as OpenCV's compare (in float32)
+    # and `findNonZero` listed them: values just around the bar and its float32 rounding.
+    rng = np.random.default_rng(3)
+    near = np.array([np.float32(bar), np.nextafter(np.float32(bar), np.float32(0)),
+                     np.nextafter(np.float32(bar), np.float32(np.inf)), bar * 0.999, bar * 1.001], dtype=np.float32)
+    plane = np.where(rng.random((48, 64)) < share, rng.choice(near, (48, 64)), rng.random((48, 64)) * bar * 0.9)
+    plane = plane.astype(np.float32)
+    xs, ys = _columns_and_rows(_points_over(plane, bar), plane.shape[1])
+    points = cv2.findNonZero(cv2.compare(plane, bar, cv2.CMP_GT))
     expected = points.reshape(-1, 2).T if points is not None else np.zeros((2, 0))
     assert np.array_equal(xs, expected[0]) and np.array_equal(ys, expected[1])
 
