@@ -12,6 +12,7 @@ from vision.varanasi_geometry import (
     VOTE_WEIGHT,
     ScaleField,
     _columns_and_rows,
+    _median_of_many,
     _points_over,
     _smoothed_vote_planes,
     centre_vote_peaks,
@@ -85,6 +86,20 @@ def test_points_over_a_bar_are_what_opencv_lists(share, bar):
     points = cv2.findNonZero(cv2.compare(plane, bar, cv2.CMP_GT))
     expected = points.reshape(-1, 2).T if points is not None else np.zeros((2, 0))
     assert np.array_equal(xs, expected[0]) and np.array_equal(ys, expected[1])
+
+
+@pytest.mark.parametrize("shape", [(120, 160), (121, 161), (1, 1), (2, 3), (16, 320)])
+def test_median_of_many_is_numpys_median(shape):
+    # The edge thresholds' median by one partition: the same float32 value as `np.median`, on
+    # strided samples, with ties, and with middle values whose float32 sum rounds.
+    rng = np.random.default_rng(6)
+    for scale in (1.0, 3e4, 1e7):
+        planes = [rng.random((2 * shape[0], 2 * shape[1])) * scale,
+                  rng.integers(0, 5, (2 * shape[0], 2 * shape[1])) * scale]
+        for plane in planes:
+            sampled = np.sqrt(plane.astype(np.float32))[::2, ::2]
+            median = _median_of_many(sampled)
+            assert median == np.median(sampled) and median.dtype == np.float32
 
 
 def test_most_likely_label_is_numpys_first_argmax():
