@@ -254,19 +254,20 @@ def centre_vote_peaks(edges: EdgeField, radii: np.ndarray, bar: float) -> list[t
         xs, ys = _columns_and_rows(_points_over(counts, least), width)
         if len(xs) == 0:
             continue
-        votes = counts[ys, xs] / radius_map[ys, xs]
+        radius = radius_map[ys, xs]
+        votes = counts[ys, xs] / radius
         votes /= VOTE_WEIGHT
-        over = votes > np.float32(bar)  # OpenCV compares a float32 plane with the bar in float32
-        xs, ys, votes = xs[over], ys[over], votes[over]
+        # Every candidate's neighbourhood, then one selection: nearly all candidates pass the bar,
+        # and each numpy call on these few dozen points costs more than its arithmetic.
         around_y = np.clip(ys[:, None] + _NEIGHBOURHOOD[:, 0], 0, height - 1)
         around_x = np.clip(xs[:, None] + _NEIGHBOURHOOD[:, 1], 0, width - 1)
         around = counts[around_y, around_x] / radius_map[around_y, around_x]
         around /= VOTE_WEIGHT
-        local_max = votes >= around.max(axis=1)
-        xs, ys = xs[local_max], ys[local_max]
+        # Over the bar (OpenCV compared a float32 plane with it in float32) and a local maximum.
+        kept = (votes > np.float32(bar)) & (votes >= around.max(axis=1))
         # As Python numbers (the same values): the recogniser compares peaks one by one, which
         # costs several times more on numpy's scalars.
-        peaks += zip(votes[local_max].tolist(), xs.tolist(), ys.tolist(), radius_map[ys, xs].tolist())
+        peaks += zip(votes[kept].tolist(), xs[kept].tolist(), ys[kept].tolist(), radius[kept].tolist())
     return peaks
 
 

@@ -72,6 +72,30 @@ def test_centre_votes_plane_by_plane_are_the_whole_planes_votes():
     assert np.array_equal(counts / radii[0] / np.float32(VOTE_WEIGHT), votes[0])
 
 
+def test_vote_peaks_are_every_local_maximum_over_the_bar_of_the_whole_planes():
+    # The peaks, found from candidates over a bound, are exactly the pixels of `centre_votes`
+    # over the bar and not below any pixel of their 5x5 neighbourhood (clipped to the frame),
+    # discs touching the frame's edge included.
+    image = np.full((120, 160, 3), 170, dtype=np.uint8)
+    cv2.circle(image, (70, 60), 25, (30, 160, 60), -1)
+    cv2.circle(image, (120, 50), 15, (200, 40, 40), -1)
+    cv2.circle(image, (8, 110), 14, (40, 40, 200), -1)
+    cv2.circle(image, (152, 4), 20, (200, 200, 40), -1)
+    edges = edge_field(image)
+    radii = radius_maps(edges.shape, ScaleField(2.0, 1e-3, 0.0), (15.0, 20.0, 25.0))
+    votes = centre_votes(edges, radii)
+    height, width = edges.shape
+    for bar in (0.002, 0.005, 0.02, 0.05):
+        expected = []
+        for plane, plane_votes in enumerate(votes):
+            for y, x in zip(*np.nonzero(plane_votes > np.float32(bar))):
+                around = plane_votes[max(0, y - 2): y + 3, max(0, x - 2): x + 3]
+                if plane_votes[y, x] >= around.max():
+                    expected.append((float(plane_votes[y, x]), int(x), int(y), float(radii[plane, y, x])))
+        assert sorted(centre_vote_peaks(edges, radii, bar)) == sorted(expected)
+        assert expected or bar == 0.05
+
+
 @pytest.mark.parametrize("share", [0.0, 0.0005, 0.01, 0.2])
 @pytest.mark.parametrize("bar", [0.1, float(np.float32(0.1)), 0.09999999, 0.1000000001, 12.0])
 def test_points_over_a_bar_are_what_opencv_lists(share, bar):
