@@ -259,3 +259,24 @@ def test_a_footprint_of_one_part_near_the_point_is_its_own_component():
     near = _component_near(mask, (10.0, 10.0), 3.0)
     assert near.dtype == np.uint8 and near.sum() == 100 and near[5:15, 5:15].all()
     assert _component_near(mask, (20.0, 20.0), 12.0).sum() == 8 * 13  # both near: the bigger
+
+
+@pytest.mark.parametrize("grid", [(40, 30), (16, 12), (7, 5)])
+def test_board_like_cells_are_those_mostly_board_as_the_mean_said(grid):
+    # Cells counted by two one-axis sums of bytes: the same cells as the mean of their samples
+    # at least one half, with cells near half board (7 to 9 of 16 samples) in plenty.
+    from vision.varanasi_scene import BOARD_SIGMA, CELL_SIDE, board_distance2, board_like_grid
+
+    board = {"lab_mean": [200.0, 130.0, 140.0], "lab_covariance": [[20.0, 1.0, 0.0], [1.0, 4.0, 0.5], [0.0, 0.5, 4.0]]}
+    cols, rows = grid
+    rng = np.random.default_rng(7)
+    for share in (0.3, 0.5, 0.7):
+        samples = np.where(rng.random((rows * CELL_SIDE, cols * CELL_SIDE, 1)) < share, [[200.0, 130.0, 140.0]],
+                           [[90.0, 160.0, 100.0]]).astype(np.float32)
+        lab = cv2.resize(samples, (cols * CELL_SIDE * 3, rows * CELL_SIDE * 3), interpolation=cv2.INTER_NEAREST)
+        small = cv2.resize(lab, (cols * CELL_SIDE, rows * CELL_SIDE), interpolation=cv2.INTER_AREA).reshape(-1, 3)
+        close = (board_distance2(small, board) <= BOARD_SIGMA ** 2).reshape(rows, CELL_SIDE, cols, CELL_SIDE)
+        expected = close.mean(axis=(1, 3)) >= 0.5
+        assert np.array_equal(board_like_grid(lab, board, grid), expected)
+        assert close.sum(axis=(1, 3)).min() < 8 <= close.sum(axis=(1, 3)).max()
+
