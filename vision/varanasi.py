@@ -1055,13 +1055,13 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
                 if s not in fits or fit[1] > fits[s][1]:
                     fits[s] = fit
             size = max(nearest, key=lambda s: fits[s][1])
-        elif np.hypot(cx - reference[0], cy - reference[1]) > 0.5 * spacing:
+        elif fits[size][1] < 1.0 and np.hypot(cx - reference[0], cy - reference[1]) > 0.5 * spacing:
             # The nearest size's rim shows, but glare or shade joined to the footprint can have
             # pulled its circle to where the rim shows only in part, and the ring read for its
             # colour then holds the disc above (a 4blue with a glare spot beside it read yellow,
             # its 3yellow's colour). Where the reference lies beyond the search around the
             # footprint's circle, that size is looked for around the reference too, and the
-            # better-showing fit kept.
+            # better-showing fit kept (a rim shown whole cannot be bettered).
             at_reference = best_circle(edges, reference, expected[size], 0.5 * spacing)
             if at_reference[1] > fits[size][1]:
                 fits[size] = at_reference
