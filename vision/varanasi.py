@@ -1069,15 +1069,35 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
                 if s not in fits or fit[1] > fits[s][1]:
                     fits[s] = fit
             size = max(nearest, key=lambda s: fits[s][1])
+        elif fits[size][1] < 1.0 and np.hypot(cx - reference[0], cy - reference[1]) > 0.5 * spacing:
+            # The nearest size's rim shows, but glare or shade joined to the footprint can have
+            # pulled its circle to where the rim shows only in part, and the ring read for its
+            # colour then holds the disc above (a 4blue with a glare spot beside it read yellow,
+            # its 3yellow's colour). Where the reference lies beyond the search around the
+            # footprint's circle, that size is looked for around the reference too, and the
+            # better-showing fit kept (a rim shown whole cannot be bettered).
+            at_reference = best_circle(edges, reference, expected[size], 0.5 * spacing)
+            if at_reference[1] > fits[size][1]:
+                fits[size] = at_reference
         centre, radius = fits[size][0], expected[size]
         miss = abs(found - radius)
         presence = float(1.0 / (1.0 + np.exp(-(0.5 * spacing - miss) / (0.08 * spacing))))
-        presence = max(presence, _edge_presence(fits[size][1], frame))
         # Its footprint is what is not the colour of the disc below, so neither is the disc (a
         # disc on one of its own colour is left to the edge tests): the colour above, far
         # off-centre, can cover half the ring, and the lower one shows there too.
         colour = _ring_colour(labels, board, centre, radius, RIM_INSET * spacing, 0.5 * spacing,
                               exclude=lower_colour)
+        # On the board a disc's rim can hardly show (a white disc on a cream board), and its
+        # footprint's size alone may carry it. A disc on another one of another colour draws a
+        # colour step all round: one whose rim does not show is glare or shade on the face below
+        # (a glare spot on a 3orange, labelled yellow, fitted a 1yellow), left to the edge tests.
+        # Not a disc the colour of the board: where it overhangs the disc below, its rim is faint
+        # again (a 2white on the turned bench showed 0.52 in edge presence).
+        shown = _edge_presence(fits[size][1], frame)
+        if below is None or shown >= 0.5 or colour in frame.board_like_colours:
+            presence = max(presence, shown)
+        else:
+            presence = shown
         chain[size] = (centre, presence, colour)
         if colour is None or size == min(pieces.sizes):
             break
