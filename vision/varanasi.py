@@ -34,6 +34,7 @@ from vision.varanasi_geometry import (
     EdgeField,
     PixelSearch,
     ScaleField,
+    best_circle,
     best_circles,
     centre_vote_peaks,
     centres_as_good,
@@ -978,13 +979,25 @@ def _labels(lab: np.ndarray, frame: _Frame) -> np.ndarray:
     smooth_image = cv2.blur(lab, (LABEL_SMOOTHING, LABEL_SMOOTHING))
     smooth = smooth_image.reshape(-1, 3)
     board_distances, board_log_norm = board_distance2_by_terms(smooth, _local_board(smooth_image, frame.board))
-    distances = np.concatenate([frame.colours.distances2(smooth), board_distances[:, None]], axis=1)
-    log_norms = np.concatenate([frame.colours.log_norms, [board_log_norm]])
-    labels = np.argmax(log_norms[None, :] - 0.5 * distances, axis=1)
-    # A minimum over columns one by one: numpy reduces a short last axis slowly.
-    nearest = np.minimum.reduce(list(distances.T))
-    labels[nearest > LABEL_SIGMA ** 2] = len(frame.colours.names) + 1
-    return labels.reshape(lab.shape[:2]).astype(np.uint8)
+    distances = [*frame.colours.distances2(smooth), board_distances]
+    labels = _most_likely([*frame.colours.log_norms, np.float64(board_log_norm)], distances)
+    labels[np.minimum.reduce(distances) > LABEL_SIGMA ** 2] = len(frame.colours.names) + 1
+    return labels.reshape(lab.shape[:2])
+
+
+def _most_likely(log_norms, distances) -> np.ndarray:
+    """Per pixel, the index (uint8) of the largest log norm - 0.5 squared distance, the first of
+    equals as numpy's argmax gives; `log_norms` float64 numbers and `distances` one array of
+    pixels per label. Label by label: numpy's argmax over a short last axis costs several times
+    more on a crop."""
+    labels = np.zeros(len(distances[0]), dtype=np.uint8)
+    best = log_norms[0] - 0.5 * distances[0]
+    for index in range(1, len(distances)):
+        score = log_norms[index] - 0.5 * distances[index]
+        # Only where strictly more likely: ties keep the earlier label.
+        np.copyto(labels, np.uint8(index), where=score > best)
+        np.maximum(best, score, out=best)
+    return labels
 
 
 def _local_board(smooth_lab: np.ndarray, board: dict):
@@ -1023,15 +1036,17 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
     opening = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (2 * opening_radius + 1,) * 2)
     # Above the bottom disc the footprint lies inside the disc below, so the work is done on that
     # disc's box, with a margin wider than the opening: the results are those on the whole crop.
-    box, corner = (slice(0, work_labels.shape[0]), slice(0, work_labels.shape[1])), np.zeros(2)
-    footprint = work_labels != board  # on `box`, whose top left pixel is `corner` (x, y; reduced)
+    # The footprint opened, on a box whose top left pixel is `corner` (x, y; reduced). Booleans
+    # are handed to OpenCV as their 0 and 1 bytes (a view, no copy).
+    corner = np.zeros(2)
+    opened = cv2.morphologyEx((work_labels != board).view(np.uint8), cv2.MORPH_OPEN, opening)
     reference, below, lower_colour = np.asarray(seed, dtype=float), None, None
     chain: dict[int, tuple[np.ndarray, float]] = {}
     while True:
         zone = reach if below is None else spacing * 4
         # Holes are filled before looking near the reference: a disc the colour of the board
         # on top leaves the footprint a ring around the vote peak.
-        mask = _fill_holes(cv2.morphologyEx(footprint.astype(np.uint8), cv2.MORPH_OPEN, opening))
+        mask = _fill_holes(opened)
         mask = _component_near(mask, _to_reduced(reference) - corner, zone * WORK_SCALE)
         if mask is None:
             break
@@ -1089,15 +1104,35 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
                                                                   for start, s in searches])):
                 fits[s] = _better_fit(edges, expected[s], fits[s], fit) if s in fits else fit
             size = max(tried, key=lambda s: fits[s][1])
+        elif fits[size][1] < 1.0 and np.hypot(cx - reference[0], cy - reference[1]) > 0.5 * spacing:
+            # The nearest size's rim shows, but glare or shade joined to the footprint can have
+            # pulled its circle to where the rim shows only in part, and the ring read for its
+            # colour then holds the disc above (a 4blue with a glare spot beside it read yellow,
+            # its 3yellow's colour). Where the reference lies beyond the search around the
+            # footprint's circle, that size is looked for around the reference too, and the
+            # better-showing fit kept (a rim shown whole cannot be bettered).
+            at_reference = best_circle(edges, reference, expected[size], 0.5 * spacing)
+            if at_reference[1] > fits[size][1]:
+                fits[size] = at_reference
         centre, radius = fits[size][0], expected[size]
         miss = abs(found - radius)
         presence = float(1.0 / (1.0 + np.exp(-(0.5 * spacing - miss) / (0.08 * spacing))))
-        presence = max(presence, _edge_presence(fits[size][1], frame))
         # Its footprint is what is not the colour of the disc below, so neither is the disc (a
         # disc on one of its own colour is left to the edge tests): the colour above, far
         # off-centre, can cover half the ring, and the lower one shows there too.
         colour = _ring_colour(labels, board, centre, radius, RIM_INSET * spacing, 0.5 * spacing,
                               exclude=lower_colour)
+        # On the board a disc's rim can hardly show (a white disc on a cream board), and its
+        # footprint's size alone may carry it. A disc on another one of another colour draws a
+        # colour step all round: one whose rim does not show is glare or shade on the face below
+        # (a glare spot on a 3orange, labelled yellow, fitted a 1yellow), left to the edge tests.
+        # Not a disc the colour of the board: where it overhangs the disc below, its rim is faint
+        # again (a 2white on the turned bench showed 0.52 in edge presence).
+        shown = _edge_presence(fits[size][1], frame)
+        if below is None or shown >= 0.5 or colour in frame.board_like_colours:
+            presence = max(presence, shown)
+        else:
+            presence = shown
         chain[size] = (centre, presence, colour)
         if colour is None or size == min(pieces.sizes):
             break
@@ -1105,13 +1140,17 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
         # band and shadow do not pull aside as they do the outline. The face is fitted only when
         # something shows inside the outline (the footprint survives the opening): a tower's top
         # disc needs none.
-        box, corner, footprint = _footprint_on(work_labels, board, colour, centre, radius, RIM_INSET * spacing,
-                                               opening_radius)
-        if not cv2.morphologyEx(footprint.astype(np.uint8), cv2.MORPH_OPEN, opening).any():
+        corner, footprint = _footprint_on(work_labels, board, colour, centre, radius, RIM_INSET * spacing,
+                                          opening_radius)
+        opened = cv2.morphologyEx(footprint.view(np.uint8), cv2.MORPH_OPEN, opening)
+        if not opened.any():
             break
         face = _face_centre(edges, labels, colour, board + 1, centre, radius, 0.5 * spacing)
-        box, corner, footprint = _footprint_on(work_labels, board, colour, face, radius, RIM_INSET * spacing,
-                                               opening_radius)
+        # No face fitted (about two in five) leaves the outline's centre, and so the same footprint.
+        if not np.array_equal(face, centre):
+            corner, footprint = _footprint_on(work_labels, board, colour, face, radius, RIM_INSET * spacing,
+                                              opening_radius)
+            opened = cv2.morphologyEx(footprint.view(np.uint8), cv2.MORPH_OPEN, opening)
         reference, below, lower_colour = face, size, colour
     return chain
 
@@ -1128,14 +1167,14 @@ def _better_fit(edges: EdgeField, radius: float, first, second) -> tuple[np.ndar
 
 
 def _footprint_on(work_labels, board: int, colour: int, centre, radius: float, inset: float, opening_radius: int):
-    """(box, its top left pixel (x, y; reduced), footprint on it) of what is neither board nor
-    `colour` within `inset` inside the circle of `radius` around `centre` (full-resolution
+    """(top left pixel (x, y; reduced) of a box, footprint on that box) of what is neither board
+    nor `colour` within `inset` inside the circle of `radius` around `centre` (full-resolution
     pixels) on the reduced labels; the box leaves a margin wider than the opening."""
     box, yy, xx = _circle_window(work_labels.shape, _to_reduced(centre), (radius + 2) * WORK_SCALE + opening_radius + 2)
     corner = np.array([box[1].start, box[0].start], dtype=float)
     yy, xx = _to_full_pixel(yy), _to_full_pixel(xx)
     inside = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2 <= (radius - inset) ** 2
-    return box, corner, inside & (work_labels[box] != board) & (work_labels[box] != colour)
+    return corner, inside & (work_labels[box] != board) & (work_labels[box] != colour)
 
 
 def _face_centre(edges: EdgeField, labels, colour: int, no_colour: int, centre, radius: float, reach: float):
@@ -1172,21 +1211,27 @@ def _face_edge_fit(edges: EdgeField, labels, colour: int, no_colour: int, centre
     xs, ys = np.rint(centre[0] + cos * steps), np.rint(centre[1] + sin * steps)
     inside = _rays_inside(xs, ys, labels.shape)
     flat = (np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1)).astype(np.intp)
-    radial = np.abs(edges.gx.reshape(-1).take(flat) * cos + edges.gy.reshape(-1).take(flat) * sin)
-    edge = radial >= edges.rim_floor(EDGE_STRICTNESS).take(flat)
     start = labels.reshape(-1).take(flat[:, 0])
     on_face = start == colour
     if np.count_nonzero(on_face) < COLOURED_SHARE * np.count_nonzero(on_face | (start == no_colour)):
         on_face |= start == no_colour
-    usable = on_face & inside & edge.any(axis=1)
+    # Gradients are read on the rays that start on the face and lie in the crop only (about three
+    # in four): no other is used.
+    least = RIM_ANGLES // 2
+    rays = np.flatnonzero(on_face & inside)
+    if len(rays) < least:
+        return None
+    flat, cos, sin = flat[rays], cos[rays], sin[rays]
+    radial = np.abs(edges.gx.reshape(-1).take(flat) * cos + edges.gy.reshape(-1).take(flat) * sin)
+    edge = radial >= edges.rim_floor(EDGE_STRICTNESS).take(flat)
     # Each ray's edge is placed at its strongest sample: from its first sample over the bar on,
     # the last before the gradient falls.
     first = np.argmax(edge, axis=1)
-    falls = np.append(radial[:, 1:] < radial[:, :-1], np.ones((RIM_ANGLES, 1), dtype=bool), axis=1)
+    falls = np.ones(radial.shape, dtype=bool)
+    np.less(radial[:, 1:], radial[:, :-1], out=falls[:, :-1])
     peak = np.argmax(falls & (np.arange(len(steps))[None, :] >= first[:, None]), axis=1)
     distance = steps[peak]
-    points = np.stack([centre[0] + cos[:, 0] * distance, centre[1] + sin[:, 0] * distance], axis=1)[usable]
-    least = RIM_ANGLES // 2
+    points = np.stack([centre[0] + cos[:, 0] * distance, centre[1] + sin[:, 0] * distance], axis=1)[edge.any(axis=1)]
     if len(points) < least:
         return None
     kept = np.ones(len(points), dtype=bool)
@@ -1195,7 +1240,7 @@ def _face_edge_fit(edges: EdgeField, labels, colour: int, no_colour: int, centre
         residual = np.abs(np.hypot(*(points - fit[:2]).T) - fit[2])
         trimmed = residual <= max(FACE_EDGE_SPREAD_PX, FACE_EDGE_OUTLIER * _median(residual[kept]))
         # The same points kept would give the same fit again.
-        if np.array_equal(trimmed, kept):
+        if (trimmed == kept).all():
             break
         kept = trimmed
     moved = np.hypot(*(fit[:2] - centre))
@@ -1226,13 +1271,15 @@ def _circle_through(points: np.ndarray) -> np.ndarray:
     sense (Kåsa's fit). Taken about the points' mean, the offset term is the mean of the squared
     distances and the centre solves 2 x 2 normal equations, written out: a general solver costs
     more than the sums, and the fit runs a few times per disc of the colour chain."""
-    mean = points.mean(axis=0)
+    count = len(points)
+    # Means as numpy's `mean` takes them (a sum divided by the count), without its overhead.
+    mean = np.add.reduce(points, axis=0) / count
     u, v = (points - mean).T
     squares = u * u + v * v
     uu, uv, vv, uz, vz = u @ u, u @ v, v @ v, u @ squares, v @ squares
     determinant = uu * vv - uv * uv
     cx, cy = (uz * vv - vz * uv) / (2 * determinant), (vz * uu - uz * uv) / (2 * determinant)
-    return np.array([cx + mean[0], cy + mean[1], math.sqrt(cx * cx + cy * cy + float(squares.mean()))])
+    return np.array([cx + mean[0], cy + mean[1], math.sqrt(cx * cx + cy * cy + float(np.add.reduce(squares) / count))])
 
 
 def _size_spacing(radii: dict) -> float:
@@ -1298,7 +1345,7 @@ def _pixel_grid(y0: int, y1: int, x0: int, x1: int) -> tuple[np.ndarray, np.ndar
 
 
 def _component_near(mask: np.ndarray, point, reach: float):
-    """The biggest connected part of `mask` coming within `reach` of `point`, or None."""
+    """The biggest connected part of `mask` (0 and 1 bytes) coming within `reach` of `point`, or None."""
     # The same labelling as with OpenCV's statistics, which cost several times the labelling;
     # only the areas of the parts near the point are needed.
     count, components = cv2.connectedComponents(mask, connectivity=8)
@@ -1312,6 +1359,8 @@ def _component_near(mask: np.ndarray, point, reach: float):
     ids = np.flatnonzero(np.bincount(components[y0:y1, x0:x1][near], minlength=count)[1:]) + 1
     if len(ids) == 0:
         return None
+    if count == 2:
+        return mask  # the mask's one part (its 0 and 1 bytes, as the comparison below would give)
     # Areas of those parts only (mostly one or two): counting every part costs several times more.
     best = ids[0] if len(ids) == 1 else ids[np.argmax([np.count_nonzero(components == i) for i in ids])]
     # The first of equal areas, as ids ascend; 0 and 1 bytes as a view of the booleans (no copy).
@@ -1321,8 +1370,10 @@ def _component_near(mask: np.ndarray, point, reach: float):
 def _fill_holes(mask: np.ndarray) -> np.ndarray:
     """The mask with every region it encloses filled (a same-coloured disc higher up)."""
     outside = cv2.copyMakeBorder(mask, 1, 1, 1, 1, cv2.BORDER_CONSTANT, value=0)
-    cv2.floodFill(outside, None, (0, 0), 1)
-    return mask | (1 - outside[1:-1, 1:-1])
+    # The background reached from the border is marked 2: what it does not reach is the mask or
+    # a hole in it (0 and 1 bytes, a view of the booleans).
+    cv2.floodFill(outside, None, (0, 0), 2)
+    return (outside[1:-1, 1:-1] != 2).view(np.uint8)
 
 
 def _colour_slots(lab_bytes, labels, origin, frame: _Frame, circles) -> list[DiscReading]:
@@ -1407,9 +1458,16 @@ def _settle_colours(towers, pieces: PieceSet):
             [-np.log(max(s.presence, PROBABILITY_FLOOR) * s.colour_probability(name)) for name in pieces.colours]
             for s in slots
         ])
+        claims = [s.colour for s in slots]
+        cheapest = keep.argmin(axis=1).tolist()
+        if len(set(claims)) == len(claims) and len(set(cheapest)) == len(cheapest):
+            # No colour claimed twice, so none is argued away, and each disc's cheapest colour is
+            # its own: together the least total cost, the pairs `assign` gives (the first of equal
+            # costs, as it takes them row by row), at a fraction of its cost.
+            chosen.update((member, pieces.colours[col]) for member, col in zip(members, cheapest))
+            continue
         # Each disc's own "absent" column, the others' out of its reach; only a disc whose most
         # likely colour another disc of its size claims too can be argued away by the inventory.
-        claims = [s.colour for s in slots]
         absent = np.full((len(slots), len(slots)), IMPOSSIBLE_COST)
         np.fill_diagonal(absent, [
             -np.log(max(1.0 - s.presence, PROBABILITY_FLOOR)) if claims.count(s.colour) > 1 else IMPOSSIBLE_COST

@@ -142,16 +142,20 @@ class ColourModel:
         return cls(names, means, whitening, log_norms)
 
     def distances2(self, lab: np.ndarray) -> np.ndarray:
-        """(n, 3) Lab -> (n, k) squared Mahalanobis distances to each colour."""
+        """(n, 3) Lab -> (k, n) squared Mahalanobis distances to each colour, a row per colour.
+
+        Rows, not columns: a crop's labels are chosen colour by colour, and numpy works on whole
+        rows several times faster than on strided columns (the product gives the same bits either
+        way round)."""
         whitening, centres = self._float32_terms
-        whitened = np.atleast_2d(np.asarray(lab, dtype=np.float32)) @ whitening
-        whitened -= centres
+        whitened = whitening.T @ np.atleast_2d(np.asarray(lab, dtype=np.float32)).T
+        whitened -= centres[:, None]
         squares = whitened * whitened
-        # Each colour's three squares summed by strided columns, in the order a product with a
-        # block matrix of ones sums them (the same bits), at about 60% of its time on a crop; a
-        # sum over a length-3 axis is slower still.
-        distance2 = squares[:, 0::3] + squares[:, 1::3]
-        distance2 += squares[:, 2::3]
+        # Each colour's three squares summed by rows, in the order a product with a block matrix
+        # of ones sums them (the same bits), at about 60% of its time on a crop; a sum over a
+        # length-3 axis is slower still.
+        distance2 = squares[0::3] + squares[1::3]
+        distance2 += squares[2::3]
         return distance2
 
     @cached_property
@@ -162,7 +166,7 @@ class ColourModel:
 
     def log_likelihoods(self, lab: np.ndarray) -> np.ndarray:
         """(n, 3) Lab -> (n, k) Gaussian log-likelihoods (up to a shared constant)."""
-        return self.log_norms[None, :] - 0.5 * self.distances2(lab)
+        return (self.log_norms[:, None] - 0.5 * self.distances2(lab)).T
 
 
 def lightness_direction(mean: np.ndarray, grey_axis: np.ndarray | None) -> np.ndarray:

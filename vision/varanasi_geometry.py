@@ -5,8 +5,10 @@ receive full-resolution pixel coordinates through `to_work` / `to_full`.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from typing import NamedTuple
 
 import cv2
 import numpy as np
@@ -45,11 +47,14 @@ _SIN = np.sin(_ANGLES)
 # 4 sigma, for about 5% of the weight at twice the cost).
 VOTE_BLUR_SIZE = 5
 VOTE_WEIGHT = 2.0 * np.pi
-# A mask counts as sparse (see `_nonzero_points`) with at most one non-zero pixel in this many.
-SPARSE_SHARE = 64
 # Gradients are float32: float32 tables keep products from being widened to float64.
 _COS32 = _COS.astype(np.float32)
 _SIN32 = _SIN.astype(np.float32)
+# The same repeated for each of a rim band's three samples (RIM_ANGLES, 3): multiplied with the
+# band's samples (n, RIM_ANGLES, 3) numpy then runs one loop over each centre's samples, not
+# one over every three.
+_BAND_COS32 = np.repeat(_COS32[:, None], 3, axis=1)
+_BAND_SIN32 = np.repeat(_SIN32[:, None], 3, axis=1)
 
 
 @dataclass(frozen=True)
@@ -96,8 +101,9 @@ class EdgeField:
 
     @cached_property
     def lightness(self) -> np.ndarray:
-        """Flat: the L plane in float32 (dark-line tests read it many times per field)."""
-        return self.lab_bytes[..., 0].astype(np.float32).reshape(-1)
+        """Flat: the L plane in 16 bits (dark-line tests read it many times per field and add
+        three of its values, at most 765: half the bytes of float32 to gather and add)."""
+        return self.lab_bytes[..., 0].astype(np.uint16).reshape(-1)
 
     def rim_floor(self, strictness: float) -> np.ndarray:
         """Flat: the least radial gradient a rim test of `strictness` accepts at each pixel, once
@@ -156,7 +162,20 @@ def edge_field(image_bgr: np.ndarray, threshold: float | None = None) -> EdgeFie
 def _noise_threshold(sampled_magnitudes: np.ndarray) -> float:
     """The edge threshold from gradient magnitudes on every NOISE_SAMPLING-th pixel each way:
     plenty for a median, at a fraction of the cost."""
-    return max(EDGE_FLOOR, EDGE_NOISE_FACTOR * float(np.median(sampled_magnitudes)))
+    return max(EDGE_FLOOR, EDGE_NOISE_FACTOR * float(_median_of_many(sampled_magnitudes)))
+
+
+def _median_of_many(values: np.ndarray) -> np.float32:
+    """`np.median` of float32 values, by one partition: `np.median` asks for both middle order
+    statistics (a second selection), where the lower one is the largest value below the upper
+    (0.25 to 0.17 ms on a 640x480 frame's 19 200 samples). The two are averaged in float32, as
+    `np.median` does."""
+    values = values.ravel()
+    middle = len(values) // 2
+    parted = np.partition(values, middle)
+    if len(values) % 2:
+        return parted[middle]
+    return (parted[:middle].max() + parted[middle]) / np.float32(2)
 
 
 def full_resolution_threshold(image_bgr: np.ndarray) -> float:
@@ -232,22 +251,23 @@ def centre_vote_peaks(edges: EdgeField, radii: np.ndarray, bar: float) -> list[t
         # Over the bar only where the counts pass it at the plane's smallest radius; slightly
         # under that bound, so that no rounding can leave a peak out.
         least = 0.999 * bar * VOTE_WEIGHT * _least_radii(radii)[plane]
-        xs, ys = _nonzero_points(cv2.compare(counts, least, cv2.CMP_GT))
+        xs, ys = _columns_and_rows(_points_over(counts, least), width)
         if len(xs) == 0:
             continue
-        votes = counts[ys, xs] / radius_map[ys, xs]
+        radius = radius_map[ys, xs]
+        votes = counts[ys, xs] / radius
         votes /= VOTE_WEIGHT
-        over = votes > np.float32(bar)  # OpenCV compares a float32 plane with the bar in float32
-        xs, ys, votes = xs[over], ys[over], votes[over]
+        # Every candidate's neighbourhood, then one selection: nearly all candidates pass the bar,
+        # and each numpy call on these few dozen points costs more than its arithmetic.
         around_y = np.clip(ys[:, None] + _NEIGHBOURHOOD[:, 0], 0, height - 1)
         around_x = np.clip(xs[:, None] + _NEIGHBOURHOOD[:, 1], 0, width - 1)
         around = counts[around_y, around_x] / radius_map[around_y, around_x]
         around /= VOTE_WEIGHT
-        local_max = votes >= around.max(axis=1)
-        xs, ys = xs[local_max], ys[local_max]
+        # Over the bar (OpenCV compared a float32 plane with it in float32) and a local maximum.
+        kept = (votes > np.float32(bar)) & (votes >= around.max(axis=1))
         # As Python numbers (the same values): the recogniser compares peaks one by one, which
         # costs several times more on numpy's scalars.
-        peaks += zip(votes[local_max].tolist(), xs.tolist(), ys.tolist(), radius_map[ys, xs].tolist())
+        peaks += zip(votes[kept].tolist(), xs[kept].tolist(), ys[kept].tolist(), radius[kept].tolist())
     return peaks
 
 
@@ -263,20 +283,20 @@ def _least_radii(radii: np.ndarray) -> list[float]:
 _LEAST_RADII: dict[int, tuple[np.ndarray, list[float]]] = {}
 
 
-def _nonzero_points(mask: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Columns and rows of the non-zero pixels of an 8-bit mask (contiguous), in row order.
+def _points_over(plane: np.ndarray, bar: float) -> np.ndarray:
+    """Flat indices, in row order, of the pixels of a float32 plane over `bar` (compared in
+    float32, as OpenCV's `compare` of such a plane with a number does). numpy lists them from
+    its boolean mask several times faster than OpenCV's `findNonZero` from an 8-bit one, whose
+    pixel-by-pixel search cost 0.26 ms on a frame's strong edge pixels (8% of a 640x480 frame,
+    numpy 0.09) and 0.13 ms on a vote plane over its bar (peaks only, numpy 0.04)."""
+    return np.flatnonzero(plane > np.float32(bar))
 
-    OpenCV's `findNonZero` looks at every pixel in turn (about 0.2 ms on a 640x480 mask); in a
-    mask with few non-zero pixels (a vote plane over its bar: peaks only) numpy finds the few
-    non-zero 8-pixel words and then the pixels in those, in about half that. Whether it is such
-    a mask is told by OpenCV's count (a few microseconds)."""
-    if mask.size % 8 or cv2.countNonZero(mask) > mask.size // SPARSE_SHARE:
-        points = cv2.findNonZero(mask)
-        return tuple(points.reshape(-1, 2).T) if points is not None else (np.empty(0, np.intp),) * 2
-    words = np.flatnonzero(mask.reshape(-1).view(np.uint64))
-    word, byte = np.nonzero(mask.reshape(-1, 8)[words])
-    flat = words[word] * 8 + byte
-    return flat % mask.shape[1], flat // mask.shape[1]
+
+def _columns_and_rows(flat: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Columns and rows of flat indices into an image `width` pixels wide (one division: a
+    remainder costs as much again)."""
+    rows = flat // width
+    return flat - rows * width, rows
 
 
 # (dy, dx) of a vote peak's 5x5 neighbourhood.
@@ -289,16 +309,14 @@ def _smoothed_vote_planes(edges: EdgeField, radii: np.ndarray):
     while it is still in the processor's cache, which four whole planes (5 MB) are not."""
     height, width = edges.shape
     votes = np.empty((height, width), dtype=np.float32)
-    # OpenCV lists the strong pixels in numpy's order, in a fraction of its time.
-    strong = cv2.findNonZero(cv2.compare(edges.magnitude, edges.threshold, cv2.CMP_GT))
-    if strong is None:
+    flat = _points_over(edges.magnitude, edges.threshold)
+    if len(flat) == 0:
         votes[:] = 0.0
         for _ in radii:
             yield votes
         return
-    columns, rows = strong.reshape(-1, 2).T.astype(np.intp)
+    columns, rows = _columns_and_rows(flat, width)
     # Gathered by flat index (`take`): faster than indexing by rows and columns.
-    flat = rows * width + columns
     norm = edges.magnitude.take(flat)
     ux = edges.gx.take(flat) / norm
     uy = edges.gy.take(flat) / norm
@@ -328,8 +346,9 @@ def _smoothed_vote_planes(edges: EdgeField, radii: np.ndarray):
 def _rim_offsets(radius_quarters: int, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
     """Offsets of the samples across a rim of radius/4 pixels, (angles, 5), in order of increasing
     radius: the inner side, the band's inner edge, the rim, the band's outer edge, the outer
-    side. Returns (dy, dx, flat offsets in an image `width` pixels wide, the band's three of
-    them in a contiguous copy, farthest reach)."""
+    side. Returns (dy, dx, the band's three flat offsets in an image `width` pixels wide (angles,
+    3), all five with the first and last directions repeated after and before the others
+    (angles + 2, 5; see `_rim_samples`), farthest reach), the flat offsets contiguous."""
     radius = radius_quarters / 4.0
     radii = radius + np.array([-VALLEY_SIDE_PX, -RIM_BAND_PX, 0.0, RIM_BAND_PX, VALLEY_SIDE_PX])
     # Index arrays of numpy's own index type: others are converted at every lookup.
@@ -337,7 +356,7 @@ def _rim_offsets(radius_quarters: int, width: int) -> tuple[np.ndarray, np.ndarr
     dy = np.rint(radii[None, :] * _SIN[:, None]).astype(np.intp)
     reach = int(max(np.abs(dx).max(), np.abs(dy).max()))
     flat = dy * width + dx
-    return dy, dx, flat, np.ascontiguousarray(flat[:, 1:4]), reach
+    return dy, dx, np.ascontiguousarray(flat[:, 1:4]), np.concatenate([flat[-1:], flat, flat[:1]]), reach
 
 
 def rim_scores(
@@ -364,50 +383,68 @@ def rim_scores(
     Coverage saturates within a pixel or two of the true centre; sharpness, the mean edge
     strength exactly on the circle, peaks there and so breaks the tie.
     """
-    return _rim_scores(edges, [(centres, radius)], exclude, gap, strictness, valley, whole_circle)
+    return _rim_scores(edges, [(centres, radius)], _rims_to_exclude(exclude, gap), strictness, valley, whole_circle)
 
 
 def rim_hits(edges: EdgeField, centre, radius: float, exclude=(), gap: float = 0.0, strictness: float = 1.0) -> np.ndarray:
     """The directions (RIM_ANGLES booleans) that count towards `rim_scores`' coverage of one circle."""
-    return _rim_scores(edges, [(np.atleast_2d(centre), radius)], exclude, gap, strictness, None, hits_only=True)[0]
+    return _rim_scores(edges, [(np.atleast_2d(centre), radius)], _rims_to_exclude(exclude, gap), strictness, None, hits_only=True)[0]
 
 
 def _rim_scores(
-    edges: EdgeField, circles, exclude, gap: float, strictness: float, valley: "DarkLine | None",
+    edges: EdgeField, circles, known: "RimsToExclude | None", strictness: float, valley: "DarkLine | None",
     whole_circle: bool = False, scattered: bool = False, hits_only: bool = False,
 ) -> tuple[np.ndarray, ...]:
     """`rim_scores` of several groups of centres, (centres, radius) each, in one pass, their
-    scores one after the other: a call costs much more than the samples of one more group. With
+    scores one after the other: a call costs much more than the samples of one more group. The
+    rims to exclude come as `_rims_to_exclude` made them. With
     `scattered`, a third array: the share of directions that pass before the run rule. With
     `hits_only`, instead the directions that count (n, RIM_ANGLES booleans)."""
-    # Edge tests read only the band's three samples of each direction, dark-line tests all five.
-    groups = [_rim_samples(edges, centres, radius, band_only=valley is None) for centres, radius in circles]
-    flat = np.concatenate([g[0] for g in groups]) if len(groups) > 1 else groups[0][0]
-    if all(g[1] is None for g in groups):
-        judged = None  # every direction of every centre lies in the image: the usual case
+    # Edge tests read only the band's three samples of each direction, dark-line tests all five
+    # and those of the directions either way.
+    arcs = valley is not None
+    centres = [_whole_pixels(points) for points, _ in circles]
+    if len(circles) == 1:
+        flat, judged = _rim_samples(edges, centres[0], circles[0][1], arcs)
     else:
-        judged = np.concatenate([np.ones(g[0].shape[:2], dtype=bool) if g[1] is None else g[1] for g in groups])
+        # Every group's samples written into one array (no copies to join).
+        flat = np.empty((sum(map(len, centres)), *_rim_sample_shape(arcs)), dtype=np.intp)
+        start, inside = 0, []
+        for points, (_, radius) in zip(centres, circles):
+            inside.append(_rim_samples(edges, points, radius, arcs, flat[start:start + len(points)])[1])
+            start += len(points)
+        if all(shown is None for shown in inside):
+            judged = None  # every direction of every centre lies in the image: the usual case
+        else:
+            judged = np.concatenate([np.ones((len(points), RIM_ANGLES), dtype=bool) if shown is None else shown
+                                     for points, shown in zip(centres, inside)])
     gx, gy = edges.gx.reshape(-1), edges.gy.reshape(-1)
     if valley is not None:
         # Gathers by `take` from contiguous index copies, arithmetic in place (as below).
-        on_circle = np.ascontiguousarray(flat[..., 2])
+        on_circle = np.ascontiguousarray(flat[:, 1:-1, 2])
         sharpness = gx.take(on_circle)
         sharpness *= _COS32
         across = gy.take(on_circle)
         across *= _SIN32
         sharpness += across
         np.abs(sharpness, out=sharpness)
+        # The mean of each direction and its neighbours either way (wrapping around the circle),
+        # in float32: their sums (whole grey levels, exact in 16 bits) are compared through their
+        # minima, and only those are made float32 and divided, as correctly rounded division
+        # keeps their order.
         lightness = edges.lightness.take(flat)
-        # The mean of each direction and its neighbours either way, wrapping around the circle.
-        wrapped = np.concatenate([lightness[:, -1:], lightness, lightness[:, :1]], axis=1)
-        lightness = (wrapped[:, :-2] + lightness + wrapped[:, 2:]) / np.float32(3.0)
-        sides = np.minimum(lightness[..., 0], lightness[..., 4])
+        sums = lightness[:, :-2] + lightness[:, 1:-1]
+        sums += lightness[:, 2:]
+        sides = np.minimum(sums[..., 0], sums[..., 4]).astype(np.float32)
+        sides /= np.float32(3.0)
         sides -= np.float32(max(valley.depth / VALLEY_ARC_EASING, VALLEY_LEAST_DEPTH))
         # Pairwise minima: numpy reduces a short last axis slowly.
-        darkest = np.minimum(lightness[..., 1], lightness[..., 2])
-        np.minimum(darkest, lightness[..., 3], out=darkest)
+        darkest = np.minimum(sums[..., 1], sums[..., 2])
+        np.minimum(darkest, sums[..., 3], out=darkest)
+        darkest = darkest.astype(np.float32)
+        darkest /= np.float32(3.0)
         hits = darkest < sides
-        hits &= valley.allowed.take(valley.labels.reshape(-1).take(np.ascontiguousarray(flat[..., 4])))
+        hits &= valley.allowed.take(valley.labels.reshape(-1).take(np.ascontiguousarray(flat[:, 1:-1, 4])))
     else:
         # The band's contiguous indices, gathered from by `take` and worked in place (the same
         # float32 operations in the same order): numpy's fancy indexing of three planes through
@@ -415,26 +452,17 @@ def _rim_scores(
         # above, the arrays' own `take`: np.take's wrapper costs a few microseconds a call.)
         band = flat
         radial = gx.take(band)
-        radial *= _COS32[:, None]
+        radial *= _BAND_COS32
         across = gy.take(band)
-        across *= _SIN32[:, None]
+        across *= _BAND_SIN32
         radial += across
         np.abs(radial, out=radial)
         # A rim crossed at a slant (another disc's rim) is not this circle's rim.
         aligned = radial >= edges.rim_floor(strictness).take(band)
         hits = aligned[..., 0] | aligned[..., 1] | aligned[..., 2]  # faster than any() on 3
         sharpness = radial[..., 1].copy()  # the band's middle samples lie on the circle
-    if exclude:
-        centres = np.concatenate([g[2] for g in groups]) if len(groups) > 1 else groups[0][2]
-        radii = np.repeat(np.array([radius for _, radius in circles], dtype=np.float32), [len(g[2]) for g in groups])
-        rim_x = centres[:, 0, None].astype(np.float32) + radii[:, None] * _COS32
-        rim_y = centres[:, 1, None].astype(np.float32) + radii[:, None] * _SIN32
-        known = np.asarray(exclude, dtype=np.float32)[:, :, None, None]  # (k, 3, 1, 1)
-        distance2 = (rim_x - known[:, 0]) ** 2 + (rim_y - known[:, 1]) ** 2
-        # Farther than `gap` from every known rim: outside each annulus r ± gap, in squares.
-        outside = distance2 > (known[:, 2] + gap) ** 2
-        within = distance2 < np.maximum(known[:, 2] - gap, 0.0) ** 2
-        clear = (outside | within).all(axis=0)
+    if known is not None:
+        clear = _clear_of(known, centres, circles)
         judged = clear if judged is None else judged & clear
     if judged is not None:
         hits &= judged
@@ -442,23 +470,73 @@ def _rim_scores(
     counted = _in_runs(hits, 2 if valley is not None else 1)
     if hits_only:
         return counted
-    scores = _shares(counted, sharpness, judged, whole_circle)
-    return (*scores, _shares(hits, sharpness, judged, whole_circle)[0]) if scattered else scores
+    return _shares(counted, sharpness, judged, whole_circle, hits if scattered else None)
 
 
-def _shares(hits: np.ndarray, sharpness: np.ndarray, judged: np.ndarray | None, whole_circle: bool):
-    """(coverage, sharpness) of each centre from its hits and sharpness by direction and the
-    directions judged (None: every one); see `rim_scores`."""
-    if judged is None:
-        # The usual case, without the masks: the same shares, in float64 as below.
-        return hits.sum(axis=1) / np.float64(RIM_ANGLES), sharpness.sum(axis=1) / np.float64(RIM_ANGLES)
-    if whole_circle:
-        return hits.sum(axis=1) / np.float64(RIM_ANGLES), (sharpness * judged).sum(axis=1) / np.float64(RIM_ANGLES)
-    shown = judged.sum(axis=1)
-    coverage = hits.sum(axis=1) / np.maximum(shown, 1)
-    sharpness = (sharpness * judged).sum(axis=1) / np.maximum(shown, 1)
-    enough = shown >= RIM_ANGLES / 3
-    return np.where(enough, coverage, 0.0), np.where(enough, sharpness, 0.0)
+def _shares(counted: np.ndarray, sharpness: np.ndarray, judged: np.ndarray | None, whole_circle: bool,
+            scattered: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
+    """(coverage, sharpness) of each centre from the directions that count and the sharpness by
+    direction and the directions judged (None: every one), then the share of `scattered` if
+    given; see `rim_scores`. In float64, every share divided by one denominator."""
+    if judged is not None:
+        sharpness *= judged
+    if judged is None or whole_circle:
+        denominator = np.float64(RIM_ANGLES)
+    else:
+        shown = judged.sum(axis=1)
+        # Less than a third of the rim judged scores 0: finite shares over infinity.
+        denominator = np.where(shown >= RIM_ANGLES / 3, shown, np.inf)
+    shares = (counted.sum(axis=1) / denominator, sharpness.sum(axis=1) / denominator)
+    return shares if scattered is None else (*shares, scattered.sum(axis=1) / denominator)
+
+
+class RimsToExclude(NamedTuple):
+    """Rims (x, y, r) to leave out of rim tests, ready for `_clear_of`: their centres' x and y
+    and the squared radii of the annulus within the gap of each rim, each (k, 1, 1) (one per
+    rim, over centres and directions), with the types the rims and the gap give them."""
+
+    x: np.ndarray
+    y: np.ndarray
+    outer2: np.ndarray
+    inner2: np.ndarray
+
+
+def _rims_to_exclude(exclude, gap: float) -> RimsToExclude | None:
+    """`exclude` (x, y, r of known neighbours) as `_rim_scores` takes it; None if there is none."""
+    if len(exclude) == 0:
+        return None
+    known = np.asarray(exclude, dtype=np.float32)[:, :, None, None]
+    return RimsToExclude(known[:, 0], known[:, 1], (known[:, 2] + gap) ** 2, np.maximum(known[:, 2] - gap, 0.0) ** 2)
+
+
+def _clear_of(known: RimsToExclude, centres: list, circles) -> np.ndarray:
+    """Which directions (n, RIM_ANGLES) of the rims of `circles` (their centres rounded in
+    `centres`, see `_whole_pixels`) lie farther than the gap from every known rim: outside each
+    annulus r ± gap, in squares (float32 distances, as the rims are given)."""
+    if len(circles) == 1:
+        steps = _rim_steps(circles[0][1])
+    else:
+        steps = np.repeat(np.stack([_rim_steps(radius) for _, radius in circles]), list(map(len, centres)), axis=0)
+    centres = np.concatenate(centres) if len(centres) > 1 else centres[0]
+    centres = centres.astype(np.float32)
+    # In place where the shapes allow: on the pixel-by-pixel searches these arrays are large.
+    distance2 = centres[:, 0, None] + steps[..., 0, :]
+    distance2 = distance2 - known.x  # (k, n, directions)
+    np.square(distance2, out=distance2)
+    across = centres[:, 1, None] + steps[..., 1, :]
+    across = across - known.y
+    np.square(across, out=across)
+    distance2 += across
+    clear = distance2 > known.outer2
+    clear |= distance2 < known.inner2
+    return clear[0] if len(clear) == 1 else clear.all(axis=0)
+
+
+@lru_cache(maxsize=1024)
+def _rim_steps(radius: float) -> np.ndarray:
+    """(2, directions) float32: the steps from a centre to its rim of `radius`, x then y (as a
+    float32 radius times the float32 directions, once per radius)."""
+    return np.stack([np.float32(radius) * _COS32, np.float32(radius) * _SIN32])
 
 
 def _in_runs(hits: np.ndarray, reach: int) -> np.ndarray:
@@ -479,24 +557,54 @@ def _run_window(reach: int) -> np.ndarray:
     return (np.minimum(apart, RIM_ANGLES - apart) <= reach).astype(np.float32)
 
 
-def _rim_samples(
-    edges: EdgeField, centres, radius: float, band_only: bool = False
-) -> tuple[np.ndarray, np.ndarray | None, np.ndarray]:
-    """Flat indices of the samples across the rim of `radius` around each centre (n, angles, 5;
-    see `_rim_offsets`; with `band_only`, the band's three, contiguous), which directions lie
-    in the image (n, angles; None: every one), and the centres rounded to whole pixels."""
-    centres = np.rint(np.atleast_2d(np.asarray(centres, dtype=float))).astype(np.intp)
+def _whole_pixels(centres) -> np.ndarray:
+    """Centres (n, 2) rounded to whole pixels, as indices (the searches' grids come as arrays
+    already: the same whole numbers without converting them again)."""
+    if type(centres) is not np.ndarray or centres.ndim != 2:
+        centres = np.atleast_2d(np.asarray(centres, dtype=float))
+    return np.rint(centres).astype(np.intp)
+
+
+def _rim_sample_shape(arcs: bool) -> tuple[int, int]:
+    """(directions, samples) of each centre's rim samples, see `_rim_samples`."""
+    return (RIM_ANGLES + 2, 5) if arcs else (RIM_ANGLES, 3)
+
+
+def _rim_samples(edges: EdgeField, centres: np.ndarray, radius: float, arcs: bool, out=None) -> tuple[np.ndarray, np.ndarray | None]:
+    """Flat indices of the samples across the rim of `radius` around each of `centres` (whole
+    pixels): without `arcs`, the band's three of each direction (n, angles, 3); with `arcs`, all
+    five (see `_rim_offsets`), the first and last directions repeated after and before the others
+    (n, angles + 2, 5), so that each direction's arc of three is a slice; written into `out` if
+    given. Also which directions lie in the image, all five samples of them (n, angles; None:
+    every one)."""
     height, width = edges.shape
-    dy, dx, offsets, band, reach = _rim_offsets(int(round(radius * 4)), width)
-    low, high = centres.min(axis=0), centres.max(axis=0)
-    if low[0] >= reach and low[1] >= reach and high[0] < width - reach and high[1] < height - reach:
+    dy, dx, band, wrapped, reach = _rim_offsets(int(round(radius * 4)), width)
+    # The bounds of both axes at once first (two reductions fewer); they cannot fail where a
+    # centre is at least `reach` inside a square of the image's shorter side.
+    if centres.min() >= reach and (centres.max() < min(width, height) - reach or _within(centres, reach, width, height)):
         # Every sample of every candidate lies in the image: the usual case, and a cheap one.
-        return (centres[:, 1] * width + centres[:, 0])[:, None, None] + (band if band_only else offsets)[None], None, centres
+        return np.add(centres.dot(_flat_strides(width))[:, None, None], wrapped if arcs else band, out=out), None
     ys = centres[:, 1, None, None] + dy[None]
     xs = centres[:, 0, None, None] + dx[None]
     inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
     flat = np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1)
-    return (np.ascontiguousarray(flat[..., 1:4]) if band_only else flat), inside.all(axis=2), centres
+    flat = np.concatenate([flat[:, -1:], flat, flat[:, :1]], axis=1) if arcs else flat[..., 1:4]
+    if out is None:
+        return np.ascontiguousarray(flat), inside.all(axis=2)
+    out[...] = flat
+    return out, inside.all(axis=2)
+
+
+@lru_cache(maxsize=16)
+def _flat_strides(width: int) -> np.ndarray:
+    """(x, y) steps of flat indices in an image `width` pixels wide."""
+    return np.array([1, width], dtype=np.intp)
+
+
+def _within(centres: np.ndarray, reach: int, width: int, height: int) -> bool:
+    """Whether every centre lies at least `reach` pixels inside the image's right and bottom edges."""
+    high = centres.max(axis=0)
+    return high[0] < width - reach and high[1] < height - reach
 
 
 def best_circle(
@@ -518,9 +626,14 @@ def best_circles(
     (see `PixelSearch`, `_confirmed`)."""
     if not searches:
         return []
+    known = _rims_to_exclude(exclude, gap)  # once for the two or three passes below
     grids = [(_disc_of_points(centre, reach, GRID_PX), radius) for centre, radius, reach in searches]
-    grid_scores = _split(_rim_scores(edges, grids, exclude, gap, strictness, valley, scattered=pixels is not None), grids)
-    bests = [(candidates[_best(scores)], scores[0].max() > 0.0) for (candidates, _), scores in zip(grids, grid_scores)]
+    grid_scores = _split(_rim_scores(edges, grids, known, strictness, valley, scattered=pixels is not None), grids)
+    bests = []
+    for (candidates, _), scores in zip(grids, grid_scores):
+        index = _best(scores)
+        # The best point has the highest coverage: whether it is above 0 is whether any is.
+        bests.append((candidates[index], scores[0][index] > 0.0))
     # A dark line is about a pixel wide and counts only in runs of five directions: from a grid
     # point a pixel off its centre it can break into shorter runs, so the grid steps over it.
     dense = [index for index, ((_, shown), scores) in enumerate(zip(bests, grid_scores))
@@ -528,17 +641,18 @@ def best_circles(
     on_grid = [best for best, _ in bests]  # where a search that finds nothing leaves its circle
     if dense:
         off_grid = [(_off_grid_points(searches[i][0], min(searches[i][2], pixels.reach)), grids[i][1]) for i in dense]
-        pixel_scores = _split(_rim_scores(edges, off_grid, exclude, gap, strictness, valley), off_grid)
+        pixel_scores = _split(_rim_scores(edges, off_grid, known, strictness, valley), off_grid)
         for search, (points, _), scores in zip(dense, off_grid, pixel_scores):
-            if scores[0].max() > 0.0:
-                bests[search] = (points[_best(scores)], True)
+            index = _best(scores)
+            if scores[0][index] > 0.0:
+                bests[search] = (points[index], True)
     # No rim anywhere on a grid (most sizes tried are absent): a pixel off would not show one
     # either, since coverage fades over a pixel or two from the true centre; otherwise the 8
     # neighbours of its best point are tried too (after a search of every pixel, they only
     # confirm it).
     refined = [(_NEIGHBOURS + best, radius) for (best, shown), (_, radius) in zip(bests, grids) if shown]
     refinements = iter(
-        zip((around for around, _ in refined), _split(_rim_scores(edges, refined, exclude, gap, strictness, valley), refined))
+        zip((around for around, _ in refined), _split(_rim_scores(edges, refined, known, strictness, valley), refined))
         if refined else ()
     )
     found = []
@@ -602,8 +716,16 @@ def _off_grid_points(centre, reach: float) -> np.ndarray:
 def _disc_of_points(centre, reach: float, spacing: float) -> np.ndarray:
     """The points of a square grid of `spacing` around `centre` (rounded to a whole pixel) within
     `reach` of it."""
-    offsets, distance2 = _grid_offsets(int(np.ceil(reach / spacing)), spacing)
-    return offsets[distance2 <= reach * reach + 1e-9] + np.rint(np.asarray(centre, dtype=float))
+    return _disc_offsets(reach, spacing) + np.rint(np.asarray(centre, dtype=float))
+
+
+# Typed: a reach as float32 bounds the disc in float32 arithmetic, as the plain form did.
+@lru_cache(maxsize=256, typed=True)
+def _disc_offsets(reach: float, spacing: float) -> np.ndarray:
+    """The offsets of `_disc_of_points`, once per reach: a tower's searches keep their reaches
+    from round to round (about two calls in three on the bench find them here)."""
+    offsets, distance2 = _grid_offsets(math.ceil(reach / spacing), spacing)
+    return offsets[distance2 <= reach * reach + 1e-9]
 
 
 @lru_cache(maxsize=64)

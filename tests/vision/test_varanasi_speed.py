@@ -1,6 +1,9 @@
 """Varanasi recognition's speed-ups keep every value: each faster form against the plain one."""
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -8,7 +11,9 @@ import pytest
 from vision.varanasi_geometry import (
     VOTE_WEIGHT,
     ScaleField,
-    _nonzero_points,
+    _columns_and_rows,
+    _median_of_many,
+    _points_over,
     _smoothed_vote_planes,
     centre_vote_peaks,
     centre_votes,
@@ -67,11 +72,211 @@ def test_centre_votes_plane_by_plane_are_the_whole_planes_votes():
     assert np.array_equal(counts / radii[0] / np.float32(VOTE_WEIGHT), votes[0])
 
 
+def test_vote_peaks_are_every_local_maximum_over_the_bar_of_the_whole_planes():
+    # The peaks, found from candidates over a bound, are exactly the pixels of `centre_votes`
+    # over the bar and not below any pixel of their 5x5 neighbourhood (clipped to the frame),
+    # discs touching the frame's edge included.
+    image = np.full((120, 160, 3), 170, dtype=np.uint8)
+    cv2.circle(image, (70, 60), 25, (30, 160, 60), -1)
+    cv2.circle(image, (120, 50), 15, (200, 40, 40), -1)
+    cv2.circle(image, (8, 110), 14, (40, 40, 200), -1)
+    cv2.circle(image, (152, 4), 20, (200, 200, 40), -1)
+    edges = edge_field(image)
+    radii = radius_maps(edges.shape, ScaleField(2.0, 1e-3, 0.0), (15.0, 20.0, 25.0))
+    votes = centre_votes(edges, radii)
+    height, width = edges.shape
+    for bar in (0.002, 0.005, 0.02, 0.05):
+        expected = []
+        for plane, plane_votes in enumerate(votes):
+            for y, x in zip(*np.nonzero(plane_votes > np.float32(bar))):
+                around = plane_votes[max(0, y - 2): y + 3, max(0, x - 2): x + 3]
+                if plane_votes[y, x] >= around.max():
+                    expected.append((float(plane_votes[y, x]), int(x), int(y), float(radii[plane, y, x])))
+        assert sorted(centre_vote_peaks(edges, radii, bar)) == sorted(expected)
+        assert expected or bar == 0.05
+
+
 @pytest.mark.parametrize("share", [0.0, 0.0005, 0.01, 0.2])
-def test_nonzero_points_list_what_opencv_lists(share):
-    # Sparse masks (a vote plane over its bar) by numpy's search of 8-pixel words, others by OpenCV.
-    mask = ((np.random.default_rng(3).random((48, 64)) < share) * 255).astype(np.uint8)
-    xs, ys = _nonzero_points(mask)
-    points = cv2.findNonZero(mask)
+@pytest.mark.parametrize("bar", [0.1, float(np.float32(0.1)), 0.09999999, 0.1000000001, 12.0])
+def test_points_over_a_bar_are_what_opencv_lists(share, bar):
+    # Strong edge pixels and vote candidates listed by numpy, as OpenCV's compare (in float32)
+    # and `findNonZero` listed them: values just around the bar and its float32 rounding.
+    rng = np.random.default_rng(3)
+    near = np.array([np.float32(bar), np.nextafter(np.float32(bar), np.float32(0)),
+                     np.nextafter(np.float32(bar), np.float32(np.inf)), bar * 0.999, bar * 1.001], dtype=np.float32)
+    plane = np.where(rng.random((48, 64)) < share, rng.choice(near, (48, 64)), rng.random((48, 64)) * bar * 0.9)
+    plane = plane.astype(np.float32)
+    xs, ys = _columns_and_rows(_points_over(plane, bar), plane.shape[1])
+    points = cv2.findNonZero(cv2.compare(plane, bar, cv2.CMP_GT))
     expected = points.reshape(-1, 2).T if points is not None else np.zeros((2, 0))
     assert np.array_equal(xs, expected[0]) and np.array_equal(ys, expected[1])
+
+
+@pytest.mark.parametrize("shape", [(120, 160), (121, 161), (1, 1), (2, 3), (16, 320)])
+def test_median_of_many_is_numpys_median(shape):
+    # The edge thresholds' median by one partition: the same float32 value as `np.median`, on
+    # strided samples, with ties, and with middle values whose float32 sum rounds.
+    rng = np.random.default_rng(6)
+    for scale in (1.0, 3e4, 1e7):
+        planes = [rng.random((2 * shape[0], 2 * shape[1])) * scale,
+                  rng.integers(0, 5, (2 * shape[0], 2 * shape[1])) * scale]
+        for plane in planes:
+            sampled = np.sqrt(plane.astype(np.float32))[::2, ::2]
+            median = _median_of_many(sampled)
+            assert median == np.median(sampled) and median.dtype == np.float32
+
+
+def test_most_likely_label_is_numpys_first_argmax():
+    # Labels are chosen label by label (see `_most_likely`); ties must keep the earlier label.
+    from vision.varanasi import _most_likely
+
+    rng = np.random.default_rng(5)
+    distances = [rng.integers(0, 6, 2000).astype(np.float32) for _ in range(6)]  # many exact ties
+    log_norms = [np.float64(v) for v in (-3.0, -3.0, -2.5, -3.0, -2.0, -2.5)]
+    scores = np.array(log_norms)[None, :] - 0.5 * np.stack(distances, axis=1)
+    labels = _most_likely(log_norms, distances)
+    assert labels.dtype == np.uint8
+    assert np.array_equal(labels, np.argmax(scores, axis=1))
+
+
+STANDARD = json.loads((Path(__file__).parents[2] / "calibration" / "pieces" / "nestor-standard.json").read_text())
+
+
+def test_settling_without_a_colour_claimed_twice_needs_no_assignment(monkeypatch):
+    # Each disc's cheapest colour is its own and no other disc's: the least-cost assignment
+    # is that one, and `assign` is not needed to find it.
+    import vision.varanasi as varanasi
+    from vision.varanasi import DiscReading, TowerReading
+    from vision.varanasi_pieces import PieceSet
+
+    pieces = PieceSet.from_json({**STANDARD, "colours": {"white": {"srgb": [235, 235, 228]},
+                                                         "red": {"srgb": [200, 35, 40]}}})
+
+    def tower(x, presence, colours):
+        return TowerReading((DiscReading(4, (x, 100.0), 50.0, presence, colours, colours[0][0]),))
+
+    towers = (tower(100, 0.99, (("white", 0.6), ("red", 0.4))), tower(300, 0.7, (("red", 0.55), ("white", 0.45))),
+              tower(500, 0.3, (("white", 1.0), ("red", 0.0))))
+
+    def no_assignment(cost):
+        raise AssertionError("assignment computed")
+
+    monkeypatch.setattr(varanasi, "assign", no_assignment)
+    settled = varanasi._settle_colours(towers, pieces)
+    assert settled == towers
+    # A colour claimed twice still goes to the assignment.
+    with pytest.raises(AssertionError, match="assignment computed"):
+        varanasi._settle_colours(towers[:2] + (tower(500, 0.6, (("red", 0.9), ("white", 0.1))),), pieces)
+
+
+@pytest.mark.parametrize("face_shift, footprints_per_face", [(0.0, 1), (1.0, 2)])
+def test_the_footprint_above_a_disc_is_taken_again_only_when_its_face_moved(monkeypatch, face_shift,
+                                                                            footprints_per_face):
+    # No face fitted leaves the outline's centre, whose footprint is the one already taken.
+    import vision.varanasi as varanasi
+    from calibration.varanasi import calibrate
+    from device.synthetic_varanasi import render_calibration, render_table
+
+    profile = calibrate(render_calibration(STANDARD, seed=11), STANDARD)
+    image = render_table([["4green", "2yellow"]], STANDARD, seed=1, centres_px=[(640, 480)], max_offset_mm=0)
+    calls = {"faces": 0, "footprints": 0}
+    footprint_on = varanasi._footprint_on
+
+    def face_centre(edges, labels, colour, no_colour, centre, radius, reach):
+        calls["faces"] += 1
+        return np.asarray(centre, dtype=float) + face_shift
+
+    def counted_footprint(*args):
+        calls["footprints"] += 1
+        return footprint_on(*args)
+
+    monkeypatch.setattr(varanasi, "_face_centre", face_centre)
+    monkeypatch.setattr(varanasi, "_footprint_on", counted_footprint)
+    varanasi.recognize(image, profile)
+    assert calls["faces"] >= 1
+    # One more for the top disc, on which nothing shows.
+    assert calls["faces"] == 1
+    assert calls["footprints"] == footprints_per_face + 1
+
+
+def test_filled_holes_are_the_mask_and_what_it_encloses():
+    from vision.varanasi import _fill_holes
+
+    mask = np.zeros((12, 14), dtype=np.uint8)
+    mask[2:9, 2:9] = 1
+    mask[4:7, 4:7] = 0  # a hole
+    mask[0:3, 11:14] = 1  # a part on the border, open to it
+    mask[0, 12] = 0  # enclosed on three sides, the fourth the border: outside
+    filled = _fill_holes(mask)
+    expected = mask.copy()
+    expected[4:7, 4:7] = 1
+    assert filled.dtype == np.uint8 and np.array_equal(filled, expected)
+
+
+def test_colour_distances_come_a_row_per_colour():
+    # A crop's labels are chosen colour by colour: rows, not strided columns.
+    from vision.varanasi_colour import ColourModel
+
+    colours = {
+        "red": {"lab_mean": [120.0, 170.0, 150.0], "lab_covariance": [[30, 2, 1], [2, 20, 3], [1, 3, 25]],
+                "hint_srgb": [200, 35, 40]},
+        "white": {"lab_mean": [230.0, 128.0, 131.0], "lab_covariance": [[40, 1, 0], [1, 9, 1], [0, 1, 9]],
+                  "hint_srgb": [235, 235, 228]},
+    }
+    model = ColourModel.from_profile(colours)
+    lab = np.random.default_rng(2).uniform(0, 255, (500, 3)).astype(np.float32)
+    distances = model.distances2(lab)
+    assert distances.shape == (2, 500) and distances.flags.c_contiguous
+    for index, row in enumerate(distances):
+        whitened = (lab.astype(float) - model.means[index]) @ model.whitening[:, 3 * index: 3 * index + 3]
+        assert np.allclose(row, (whitened ** 2).sum(axis=1), rtol=1e-4, atol=1e-3)
+    assert np.array_equal(model.log_likelihoods(lab), model.log_norms[None, :] - 0.5 * distances.T)
+
+
+def test_written_out_whitening_is_numpys_cholesky_of_the_inverse_and_the_determinant_its():
+    from vision.varanasi_scene import whitening_of
+
+    rng = np.random.default_rng(4)
+    for _ in range(2000):
+        pixels = rng.normal(size=(40, 3)) * rng.uniform(0.3, 6.0, 3) + rng.normal(size=3)
+        covariance = np.cov(pixels.T) + np.eye(3)
+        covariance[0, :] *= 4.0
+        covariance[:, 0] *= 4.0
+        whitening, determinant = whitening_of(covariance)
+        assert np.array_equal(whitening, np.linalg.cholesky(np.linalg.inv(covariance)).astype(np.float32))
+        assert determinant == pytest.approx(np.linalg.det(covariance), rel=1e-12)
+
+
+def test_a_footprint_of_one_part_near_the_point_is_its_own_component():
+    # About three footprints in four are one part: no comparison over the labelling is needed.
+    from vision.varanasi import _component_near
+
+    mask = np.zeros((30, 40), dtype=np.uint8)
+    mask[5:15, 5:15] = 1
+    assert _component_near(mask, (10.0, 10.0), 3.0) is mask
+    assert _component_near(mask, (30.0, 25.0), 3.0) is None
+    mask[20:28, 25:38] = 1  # a bigger part, farther off
+    near = _component_near(mask, (10.0, 10.0), 3.0)
+    assert near.dtype == np.uint8 and near.sum() == 100 and near[5:15, 5:15].all()
+    assert _component_near(mask, (20.0, 20.0), 12.0).sum() == 8 * 13  # both near: the bigger
+
+
+@pytest.mark.parametrize("grid", [(40, 30), (16, 12), (7, 5)])
+def test_board_like_cells_are_those_mostly_board_as_the_mean_said(grid):
+    # Cells counted by two one-axis sums of bytes: the same cells as the mean of their samples
+    # at least one half, with cells near half board (7 to 9 of 16 samples) in plenty.
+    from vision.varanasi_scene import BOARD_SIGMA, CELL_SIDE, board_distance2, board_like_grid
+
+    board = {"lab_mean": [200.0, 130.0, 140.0], "lab_covariance": [[20.0, 1.0, 0.0], [1.0, 4.0, 0.5], [0.0, 0.5, 4.0]]}
+    cols, rows = grid
+    rng = np.random.default_rng(7)
+    for share in (0.3, 0.5, 0.7):
+        samples = np.where(rng.random((rows * CELL_SIDE, cols * CELL_SIDE, 1)) < share, [[200.0, 130.0, 140.0]],
+                           [[90.0, 160.0, 100.0]]).astype(np.float32)
+        lab = cv2.resize(samples, (cols * CELL_SIDE * 3, rows * CELL_SIDE * 3), interpolation=cv2.INTER_NEAREST)
+        small = cv2.resize(lab, (cols * CELL_SIDE, rows * CELL_SIDE), interpolation=cv2.INTER_AREA).reshape(-1, 3)
+        close = (board_distance2(small, board) <= BOARD_SIGMA ** 2).reshape(rows, CELL_SIDE, cols, CELL_SIDE)
+        expected = close.mean(axis=(1, 3)) >= 0.5
+        assert np.array_equal(board_like_grid(lab, board, grid), expected)
+        assert close.sum(axis=(1, 3)).min() < 8 <= close.sum(axis=(1, 3)).max()
+

@@ -1,0 +1,174 @@
+"""Rim scores' faster forms give the plain forms' values bit for bit (floats compared as bytes)."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.varanasi_geometry import (
+    RIM_ANGLES,
+    VALLEY_ARC_EASING,
+    VALLEY_LEAST_DEPTH,
+    DarkLine,
+    _disc_of_points,
+    _disc_offsets,
+    _rim_offsets,
+    _rim_scores,
+    _rims_to_exclude,
+    _run_window,
+    _whole_pixels,
+    best_circles,
+    edge_field,
+)
+
+_ANGLES = np.linspace(0.0, 2.0 * np.pi, RIM_ANGLES, endpoint=False)
+_COS32, _SIN32 = np.cos(_ANGLES).astype(np.float32), np.sin(_ANGLES).astype(np.float32)
+
+
+def _plain_rim_scores(edges, circles, exclude, gap, strictness, valley, whole_circle=False, scattered=False):
+    """Rim scores as 86df3bb worked them out: every sample's five offsets gathered, the known rims'
+    annuli and the shares each from the rims given, the arcs' means of float32 lightness divided
+    before their minima."""
+    flats, insides, rounded = [], [], []
+    for centres, radius in circles:
+        centres = np.rint(np.atleast_2d(np.asarray(centres, dtype=float))).astype(np.intp)
+        height, width = edges.shape
+        radii = int(round(radius * 4)) / 4.0 + np.array([-4.0, -1.0, 0.0, 1.0, 4.0])
+        dx = np.rint(radii[None, :] * np.cos(_ANGLES)[:, None]).astype(np.intp)
+        dy = np.rint(radii[None, :] * np.sin(_ANGLES)[:, None]).astype(np.intp)
+        ys, xs = centres[:, 1, None, None] + dy, centres[:, 0, None, None] + dx
+        insides.append(((xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)).all(axis=2))
+        flats.append(np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1))
+        rounded.append(centres)
+    flat, judged, centres = np.concatenate(flats), np.concatenate(insides), np.concatenate(rounded)
+    gx, gy = edges.gx.reshape(-1), edges.gy.reshape(-1)
+    if valley is not None:
+        sharpness = np.abs(gx[flat[..., 2]] * _COS32 + gy[flat[..., 2]] * _SIN32)
+        lightness = edges.lab_bytes[..., 0].astype(np.float32).reshape(-1)[flat]
+        wrapped = np.concatenate([lightness[:, -1:], lightness, lightness[:, :1]], axis=1)
+        lightness = (wrapped[:, :-2] + lightness + wrapped[:, 2:]) / np.float32(3.0)
+        sides = np.minimum(lightness[..., 0], lightness[..., 4])
+        sides -= np.float32(max(valley.depth / VALLEY_ARC_EASING, VALLEY_LEAST_DEPTH))
+        hits = lightness[..., 1:4].min(axis=2) < sides
+        hits &= valley.allowed[valley.labels.reshape(-1)[flat[..., 4]]]
+    else:
+        band = flat[..., 1:4]
+        radial = np.abs(gx[band] * _COS32[:, None] + gy[band] * _SIN32[:, None])
+        hits = (radial >= edges.rim_floor(strictness)[band]).any(axis=2)
+        sharpness = radial[..., 1]
+    if exclude:
+        radii = np.repeat(np.array([radius for _, radius in circles], dtype=np.float32), [len(c) for c in rounded])
+        rim_x = centres[:, 0, None].astype(np.float32) + radii[:, None] * _COS32
+        rim_y = centres[:, 1, None].astype(np.float32) + radii[:, None] * _SIN32
+        known = np.asarray(exclude, dtype=np.float32)[:, :, None, None]
+        distance2 = (rim_x - known[:, 0]) ** 2 + (rim_y - known[:, 1]) ** 2
+        outside = distance2 > (known[:, 2] + gap) ** 2
+        within = distance2 < np.maximum(known[:, 2] - gap, 0.0) ** 2
+        judged &= (outside | within).all(axis=0)
+    hits &= judged
+    reach = 2 if valley is not None else 1
+    window = _run_window(reach)
+    counted = (hits.astype(np.float32) @ window == 2 * reach + 1).astype(np.float32) @ window > 0
+
+    def shares(hits):
+        if whole_circle:
+            return hits.sum(axis=1) / np.float64(RIM_ANGLES), (sharpness * judged).sum(axis=1) / np.float64(RIM_ANGLES)
+        shown = judged.sum(axis=1)
+        coverage = hits.sum(axis=1) / np.maximum(shown, 1)
+        sharp = (sharpness * judged).sum(axis=1) / np.maximum(shown, 1)
+        enough = shown >= RIM_ANGLES / 3
+        return np.where(enough, coverage, 0.0), np.where(enough, sharp, 0.0)
+
+    scores = shares(counted)
+    return (*scores, shares(hits)[0]) if scattered else scores
+
+
+def _tower_edges(seed: int):
+    """A noisy frame with discs of several colours and sizes overlapping, dark lines around some,
+    part of one near the border; its edge field and a labelling of it for dark-line tests."""
+    rng = np.random.default_rng(seed)
+    image = np.clip(rng.normal(170, 3, (150, 190, 3)), 0, 255).astype(np.uint8)
+    for (x, y, r), colour in zip([(80, 75, 50), (86, 70, 36), (90, 74, 22), (175, 20, 30)],
+                                 [(40, 60, 200), (40, 60, 200), (200, 90, 40), (60, 170, 60)]):
+        cv2.circle(image, (x, y), r, colour, -1)
+        cv2.circle(image, (x, y), r, (30, 40, 120), 1)
+    image = np.clip(image + rng.normal(0, 2, image.shape), 0, 255).astype(np.uint8)
+    edges = edge_field(image)
+    labels = rng.integers(0, 4, edges.shape).astype(np.int32)
+    return edges, labels
+
+
+def _same(a, b) -> bool:
+    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("dark_line", [False, True])
+@pytest.mark.parametrize("groups", [1, 3])
+@pytest.mark.parametrize("exclude", [(), ((80.0, 75.0, 50.0),), ((np.float64(80.0), 75.0, 50.0), (90.0, 74.0, 22.3))])
+def test_rim_scores_are_the_plain_ones_bit_for_bit(seed, dark_line, groups, exclude):
+    edges, labels = _tower_edges(seed)
+    valley = DarkLine(3.0, labels, np.array([True, False, True, True])) if dark_line else None
+    rng = np.random.default_rng(seed + 10)
+    circles = []
+    for group in range(groups):
+        # Grids of centres at whole and half pixels, some near or across the image's edges.
+        centre = (80, 75) if group < 2 else (170, 25)
+        points = centre + rng.integers(-9, 10, (int(rng.integers(1, 40)), 2)) + rng.choice([0.0, 0.5], (1, 2))
+        circles.append((points, float(rng.choice([21.7, 36.0, 49.6, 30.25]))))
+    gap = np.float64(5.87) if len(exclude) > 1 else 4.2  # the gap's type decides the bounds'
+    for whole_circle, scattered in [(False, False), (True, False), (False, True)]:
+        new = _rim_scores(edges, circles, _rims_to_exclude(exclude, gap), 1.5, valley, whole_circle, scattered)
+        plain = _plain_rim_scores(edges, circles, exclude, gap, 1.5, valley, whole_circle, scattered)
+        assert len(new) == len(plain) and all(_same(a, b) for a, b in zip(new, plain))
+
+
+def test_best_circles_take_the_known_rims_once_for_every_pass(monkeypatch):
+    # The known rims are converted once per call, not once per pass (grid, pixels, refinement).
+    import vision.varanasi_geometry as geometry
+
+    edges, _ = _tower_edges(0)
+    made = []
+    monkeypatch.setattr(geometry, "_rims_to_exclude", lambda exclude, gap: made.append(exclude) or _rims_to_exclude(exclude, gap))
+    found = best_circles(edges, [((86, 70), 36.0, 6.0), ((90, 74), 22.0, 6.0)], [(80.0, 75.0, 50.0)], 4.0)
+    assert len(made) == 1
+    assert all(coverage > 0.5 for _, coverage in found)
+
+
+def test_dark_line_samples_repeat_the_first_and_last_directions_around():
+    # A dark-line test reads each direction's arc of three as one slice of the samples.
+    dy, dx, band, wrapped, reach = _rim_offsets(4 * 30, 200)
+    flat = dy * 200 + dx
+    assert _same(band, np.ascontiguousarray(flat[:, 1:4]))
+    assert _same(wrapped, np.concatenate([flat[-1:], flat, flat[:1]]))
+    assert wrapped.flags.c_contiguous and reach == 34
+
+
+@pytest.mark.parametrize("spacing", [1.0, 3.0])
+def test_search_discs_are_the_plain_ones_and_made_once_per_reach(spacing):
+    # A tower's searches keep their reaches from round to round: the disc's offsets are cached.
+    for reach in [2.0, 4.5, np.float64(9.0), np.float32(7.3), 13.000000001, 16.97]:
+        steps = int(np.ceil(reach / spacing))
+        line = np.arange(-steps, steps + 1) * spacing
+        dx, dy = np.meshgrid(line, line)
+        offsets = np.stack([dx.ravel(), dy.ravel()], axis=1)
+        plain = offsets[(dx * dx + dy * dy).ravel() <= reach * reach + 1e-9] + np.rint([40.4, 17.6])
+        assert _same(_disc_of_points((40.4, 17.6), reach, spacing), plain)
+        assert _disc_offsets(reach, spacing) is _disc_offsets(reach, spacing)
+
+
+def test_dark_line_tests_gather_lightness_in_16_bits():
+    # Half the bytes of float32 to gather and add; three levels add up to at most 765.
+    edges, _ = _tower_edges(0)
+    assert edges.lightness.dtype == np.uint16
+    assert np.array_equal(edges.lightness, edges.lab_bytes[..., 0].reshape(-1))
+
+
+@pytest.mark.parametrize("centres", [
+    (40.5, 17.49), [[3.5, 2.5], [-1.5, 7.0]], np.array([[3.5, 2.5], [4.4999, 8.5]]),
+    np.array([[3.5, 2.5]], dtype=np.float32), np.array([[3, 2], [7, 9]]), np.array([12.5, 3.0]),
+])
+def test_centres_round_to_whole_pixels_as_the_plain_form(centres):
+    # The searches' grids come as 2-D float arrays and skip the conversion; others convert.
+    plain = np.rint(np.atleast_2d(np.asarray(centres, dtype=float))).astype(np.intp)
+    assert _same(_whole_pixels(centres), plain)
