@@ -67,6 +67,14 @@ CAMERA_HEIGHT_MM = 480.0
 # A vote peak is worth examining once it reaches this share of the weakest disc's peak in
 # calibration (a white disc on a cream board shows only its shadowed side).
 SEED_SHARE = 0.6
+# A weaker vote peak, down to half that share, is examined too where nearly all of the frame
+# around it (within half the smallest disc's radius) is labelled a disc colour: a tower's middle
+# is its discs' faces, crossed only by the thin rims of the discs on it (measured: at least 0.97 on
+# 99% of the bench's and synthetic towers), while a weak peak on the board lies on board, drawn
+# lines and shadows (at most 0.79 there). A disc's rim votes less where the view shows it as an
+# ellipse (a tilted camera's corners: 10% on a synthetic 4red at -10 degrees, 0.58 of the bar).
+WEAK_SEED_SHARE = SEED_SHARE / 2
+COLOURED_MIDDLE_SHARE = 0.9
 # Rim coverage turns into a presence probability around this share of the weakest rim seen in
 # calibration (a white disc on a cream board shows only its shadowed side).
 PRESENCE_MIDPOINT = 0.55
@@ -353,13 +361,15 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
     edges = edge_field(reduce(image_bgr))
     threshold = full_resolution_threshold(image_bgr)
     towers: list[TowerReading] = []
-    peaks = _vote_peaks(edges, frame)
-    for seed in _seeds(peaks):
+    peaks, weak_peaks = _vote_peaks(edges, frame)
+    for seed, weak in _seeds(peaks, weak_peaks):
         # A weaker vote peak inside a tower already read is that tower again (an upper disc).
         if any(np.hypot(*(seed - t.discs[0].centre)) < t.discs[0].radius for t in towers):
             continue
         if len(towers) == len(frame.pieces.sizes) * len(frame.pieces.colours):
             break  # a tower per disc of the set already: the rest cannot be towers
+        if weak and not _coloured_middle(edges.lab, frame, seed):
+            continue
         outlines = tuple((*t.discs[0].centre, t.discs[0].radius) for t in towers)
         tower = _read_tower(image_bgr, edges.lab, frame, seed, threshold, outlines, peaks)
         if tower is not None:
@@ -394,22 +404,38 @@ def _parsed_profile(profile: dict) -> _Frame:
         return frame
 
 
-def _vote_peaks(edges, frame: _Frame) -> list[tuple[float, float, float]]:
-    """(x, y, radius) of each centre-vote peak, full-resolution pixels, strongest first, as Python
-    numbers (peaks are compared one by one, which costs several times more on numpy's scalars)."""
+def _vote_peaks(edges, frame: _Frame) -> tuple[list[tuple[float, float, float]], list[tuple[float, float, float]]]:
+    """(x, y, radius) of each centre-vote peak over the seed bar, and of each weaker one over
+    WEAK_SEED_SHARE, full-resolution pixels, strongest first, as Python numbers (peaks are
+    compared one by one, which costs several times more on numpy's scalars)."""
     radii = radius_maps(edges.shape, frame.scale, frame.pieces.radii_mm)
-    peaks = centre_vote_peaks(edges, radii, SEED_SHARE * frame.weakest_votes)
+    peaks = centre_vote_peaks(edges, radii, WEAK_SEED_SHARE * frame.weakest_votes)
     peaks.sort(reverse=True)
-    return [(x / WORK_SCALE, y / WORK_SCALE, r / WORK_SCALE) for _, x, y, r in peaks]
+    # Compared in float32, as `centre_vote_peaks` compares its bar.
+    bar = float(np.float32(SEED_SHARE * frame.weakest_votes))
+    full = [(v > bar, (x / WORK_SCALE, y / WORK_SCALE, r / WORK_SCALE)) for v, x, y, r in peaks]
+    return [peak for strong, peak in full if strong], [peak for strong, peak in full if not strong]
 
 
-def _seeds(peaks) -> list[np.ndarray]:
-    """Vote peaks, strongest first, one per tower (peaks inside a kept one's circle are dropped)."""
-    kept: list[tuple[float, float, float]] = []
-    for x, y, r in peaks:
-        if all((x - kx) ** 2 + (y - ky) ** 2 > max(r, kr) ** 2 for kx, ky, kr in kept):
-            kept.append((x, y, r))
-    return [np.array([x, y]) for x, y, _ in kept]
+def _seeds(peaks, weak_peaks=()) -> list[tuple[np.ndarray, bool]]:
+    """(centre, weak) of vote peaks, strongest first, one per tower (peaks inside a kept one's
+    circle are dropped); the weak peaks come after every peak over the seed bar."""
+    kept: list[tuple[float, float, float, bool]] = []
+    for weak, group in ((False, peaks), (True, weak_peaks)):
+        for x, y, r in group:
+            if all((x - kx) ** 2 + (y - ky) ** 2 > max(r, kr) ** 2 for kx, ky, kr, _ in kept):
+                kept.append((x, y, r, weak))
+    return [(np.array([x, y]), weak) for x, y, _, weak in kept]
+
+
+def _coloured_middle(work_lab, frame: _Frame, seed) -> bool:
+    """Whether nearly all of the frame within half the smallest disc's radius of `seed` (full
+    pixels) is labelled a disc colour, as a tower's middle is (see WEAK_SEED_SHARE)."""
+    half = max(1, round(to_work(min(frame.pieces.radii_mm) * float(frame.scale.at(*seed)) / 2)))
+    x, y = (int(round(to_work(v))) for v in seed)
+    window = work_lab[max(0, y - half): y + half + 1, max(0, x - half): x + half + 1]
+    labels = _labels(window, frame)
+    return np.count_nonzero(labels < len(frame.colours.names)) >= COLOURED_MIDDLE_SHARE * labels.size
 
 
 def _edge_presence(
@@ -1056,19 +1082,28 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
         # Pixel colours blur at rims (and white nearly matches a cream board), so the fitted
         # radius only shortlists sizes; when the nearest one's rim does not show, the rim that
         # shows best decides.
-        fits = {nearest[0]: best_circle(edges, (cx, cy), expected[nearest[0]], 0.5 * spacing)}
         size = nearest[0]
-        if _edge_presence(fits[size][1], frame) < 0.5:
+        fits = {size: best_circles(edges, [((cx, cy), expected[size], 0.5 * spacing)])[0]}
+        shows = _edge_presence(fits[size][1], frame) >= 0.5
+        pulled = below is None and np.hypot(*(fits[size][0] - reference)) > 0.5 * spacing
+        if not shows or pulled:
             # What joins the footprint without being a disc (glare, a line drawn on the board,
-            # shade) can pull its inscribed circle farther aside than the half size step searched
-            # around it: each size is looked for around the reference too, where the rims
-            # themselves point (the vote peak, the face below), and the better fit kept.
-            tried = [((cx, cy), s) for s in nearest[1:]] + [(reference, s) for s in nearest]
-            others = best_circles(edges, [(start, expected[s], 0.5 * spacing) for start, s in tried])
-            for (_, s), fit in zip(tried, others):
-                if s not in fits or fit[1] > fits[s][1]:
-                    fits[s] = fit
-            size = max(nearest, key=lambda s: fits[s][1])
+            # shade, its own shadow) can pull its inscribed circle farther aside than the half
+            # size step searched around it: each size is then looked for around the reference
+            # too, where the rims themselves point (the vote peak, the face below), and the better
+            # fit kept. A bottom disc's shadow on the board joins its footprint: pulled towards
+            # it, the circle can show its whole rim, its far arc on the rim of the disc above, so
+            # a bottom disc fitted over half a size step from the vote peak is looked for there
+            # too, and the sharper rim, the disc's own, wins a tie. (A disc higher up may rest
+            # that far off the face below.) A rim of the nearest size around the reference alone
+            # is not enough: the chain would take a disc a level up where the face below is, and
+            # skip one.
+            tried = [size] if shows else nearest
+            searches = [((cx, cy), s) for s in tried if s != size] + [(reference, s) for s in tried]
+            for (_, s), fit in zip(searches, best_circles(edges, [(start, expected[s], 0.5 * spacing)
+                                                                  for start, s in searches])):
+                fits[s] = _better_fit(edges, expected[s], fits[s], fit) if s in fits else fit
+            size = max(tried, key=lambda s: fits[s][1])
         elif fits[size][1] < 1.0 and np.hypot(cx - reference[0], cy - reference[1]) > 0.5 * spacing:
             # The nearest size's rim shows, but glare or shade joined to the footprint can have
             # pulled its circle to where the rim shows only in part, and the ring read for its
@@ -1118,6 +1153,17 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
             opened = cv2.morphologyEx(footprint.view(np.uint8), cv2.MORPH_OPEN, opening)
         reference, below, lower_colour = face, size, colour
     return chain
+
+
+def _better_fit(edges: EdgeField, radius: float, first, second) -> tuple[np.ndarray, float]:
+    """Of two (centre, coverage) fits of one radius, the one whose rim shows best, the sharper
+    rim among equals (as `best_circle` ranks the centres it tries); the first on a tie."""
+    if first[1] != second[1]:
+        return first if first[1] > second[1] else second
+    if first[1] == 0.0 or np.array_equal(first[0], second[0]):
+        return first
+    _, sharpness = rim_scores(edges, np.array([first[0], second[0]]), radius)
+    return second if sharpness[1] > sharpness[0] else first
 
 
 def _footprint_on(work_labels, board: int, colour: int, centre, radius: float, inset: float, opening_radius: int):
