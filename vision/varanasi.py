@@ -1083,7 +1083,7 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
         # radius only shortlists sizes; when the nearest one's rim does not show, the rim that
         # shows best decides.
         size = nearest[0]
-        fits = {size: best_circles(edges, [((cx, cy), expected[size], 0.5 * spacing)])[0]}
+        fits = {size: best_circle(edges, (cx, cy), expected[size], 0.5 * spacing)}
         shows = _edge_presence(fits[size][1], frame) >= 0.5
         pulled = below is None and np.hypot(*(fits[size][0] - reference)) > 0.5 * spacing
         if not shows or pulled:
