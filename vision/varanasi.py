@@ -434,8 +434,16 @@ def _coloured_middle(work_lab, frame: _Frame, seed) -> bool:
     half = max(1, round(to_work(min(frame.pieces.radii_mm) * float(frame.scale.at(*seed)) / 2)))
     x, y = (int(round(to_work(v))) for v in seed)
     window = work_lab[max(0, y - half): y + half + 1, max(0, x - half): x + half + 1]
-    labels = _labels(window, frame)
-    return np.count_nonzero(labels < len(frame.colours.names)) >= COLOURED_MIDDLE_SHARE * labels.size
+    colour_distances, board_distances, board_log_norm = _label_distances(window, frame)
+    # Counted without the labels themselves: a pixel is labelled a disc colour (see `_labels`)
+    # unless the board is strictly more likely than every colour or it is far from all of them.
+    # On a window this small each numpy call costs more than its arithmetic, and choosing the
+    # labels one by one took a dozen calls more.
+    best_colour = (frame.colours.log_norms[:, None] - 0.5 * colour_distances).max(axis=0)
+    board = np.float64(board_log_norm) - 0.5 * board_distances > best_colour
+    other = np.minimum(colour_distances.min(axis=0), board_distances) > LABEL_SIGMA ** 2
+    coloured = board_distances.size - np.count_nonzero(board | other)
+    return coloured >= COLOURED_MIDDLE_SHARE * board_distances.size
 
 
 def _edge_presence(
@@ -976,13 +984,21 @@ def _labels(lab: np.ndarray, frame: _Frame) -> np.ndarray:
     tower: a white disc differs from a cream board by a few Lab units only, which pixel noise
     hides but a local average shows.
     """
-    smooth_image = cv2.blur(lab, (LABEL_SMOOTHING, LABEL_SMOOTHING))
-    smooth = smooth_image.reshape(-1, 3)
-    board_distances, board_log_norm = board_distance2_by_terms(smooth, _local_board(smooth_image, frame.board))
-    distances = [*frame.colours.distances2(smooth), board_distances]
+    colour_distances, board_distances, board_log_norm = _label_distances(lab, frame)
+    distances = [*colour_distances, board_distances]
     labels = _most_likely([*frame.colours.log_norms, np.float64(board_log_norm)], distances)
     labels[np.minimum.reduce(distances) > LABEL_SIGMA ** 2] = len(frame.colours.names) + 1
     return labels.reshape(lab.shape[:2])
+
+
+def _label_distances(lab: np.ndarray, frame: _Frame) -> tuple[np.ndarray, np.ndarray, float]:
+    """What `_labels` chooses from, pixel by pixel in row order: the squared distances of the
+    smoothed pixels to each disc colour (a row per colour) and to the local board, and the
+    local board's log norm."""
+    smooth_image = cv2.blur(lab, (LABEL_SMOOTHING, LABEL_SMOOTHING))
+    smooth = smooth_image.reshape(-1, 3)
+    board_distances, board_log_norm = board_distance2_by_terms(smooth, _local_board(smooth_image, frame.board))
+    return frame.colours.distances2(smooth), board_distances, board_log_norm
 
 
 def _most_likely(log_norms, distances) -> np.ndarray:
