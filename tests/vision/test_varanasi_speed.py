@@ -280,3 +280,43 @@ def test_board_like_cells_are_those_mostly_board_as_the_mean_said(grid):
         assert np.array_equal(board_like_grid(lab, board, grid), expected)
         assert close.sum(axis=(1, 3)).min() < 8 <= close.sum(axis=(1, 3)).max()
 
+
+
+def test_vote_peaks_on_plateaus_are_the_5x5_local_maxima_and_only_the_few_left_see_the_outer_ring(monkeypatch):
+    # Candidates are checked against their 8 nearest neighbours first, and only the ones left
+    # against the rest of their 5x5 neighbourhood: the same peaks as the whole neighbourhood at
+    # once, ties (plateaus of equal counts) and the frame's edges included.
+    import vision.varanasi_geometry as geometry
+
+    rng = np.random.default_rng(8)
+    height, width = 40, 56
+    # Smooth hills of whole counts (ties on their slopes), with a plateau on top of one.
+    planes = [np.round(cv2.GaussianBlur(rng.random((height, width)), (0, 0), 3) * 400).astype(np.float32)
+              for _ in range(2)]
+    planes[1][10:13, 20:24] = planes[1].max() + 5
+    radii = np.stack([np.full((height, width), 10.0, dtype=np.float32),
+                      (10.0 + rng.random((height, width))).astype(np.float32)])
+    edges = type("Edges", (), {"shape": (height, width)})()
+    monkeypatch.setattr(geometry, "_smoothed_vote_planes", lambda edges, radii: iter(planes))
+    gathered = []
+    neighbourhood_votes = geometry._neighbourhood_votes
+
+    def counted(counts, radius_map, ys, xs, offsets):
+        gathered.append((len(offsets), len(ys)))
+        return neighbourhood_votes(counts, radius_map, ys, xs, offsets)
+
+    monkeypatch.setattr(geometry, "_neighbourhood_votes", counted)
+    for bar in (0.0, 0.5, 2.0):
+        gathered.clear()
+        expected = []
+        for plane, (counts, radius_map) in enumerate(zip(planes, radii)):
+            votes = counts / radius_map
+            votes /= VOTE_WEIGHT
+            for y, x in zip(*np.nonzero(votes > np.float32(bar))):
+                if votes[y, x] >= votes[max(0, y - 2): y + 3, max(0, x - 2): x + 3].max():
+                    expected.append((float(votes[y, x]), int(x), int(y), float(radius_map[y, x])))
+        assert sorted(centre_vote_peaks(edges, radii, bar)) == sorted(expected)
+        assert expected
+        nearest = sum(points for offsets, points in gathered if offsets == 8)
+        outer = sum(points for offsets, points in gathered if offsets == 16)
+        assert outer < nearest / 2
