@@ -720,9 +720,8 @@ _MIDDLE = 4  # the best point itself, in `_NEIGHBOURS`
 
 def _off_grid_points(centre, reach: float) -> np.ndarray:
     """The whole pixels within `reach` of `centre` (rounded) that the grid of GRID_PX leaves out."""
-    offsets, distance2 = _grid_offsets(int(np.ceil(reach)), 1.0)
-    off_grid = (offsets % GRID_PX != 0.0).any(axis=1) & (distance2 <= reach * reach + 1e-9)
-    return offsets[off_grid] + np.rint(np.asarray(centre, dtype=float))
+    offsets = _disc_offsets(reach, 1.0)
+    return offsets[(offsets % GRID_PX != 0.0).any(axis=1)] + np.rint(np.asarray(centre, dtype=float))
 
 
 def _disc_of_points(centre, reach: float, spacing: float) -> np.ndarray:
