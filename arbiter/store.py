@@ -256,9 +256,11 @@ class Store:
     def new_game(self, match_id: int) -> int:
         """The next game (set) of a match; its position starts with the first `start` row."""
         self._one("match", "SELECT id FROM matches WHERE id=?", (match_id,))
-        number = self._read("SELECT COUNT(*) FROM games WHERE match_id=?", (match_id,))[0][0] + 1
-        return self._write("INSERT INTO games (match_id, number, created_at) VALUES (?, ?, ?)",
-                           (match_id, number, now_iso()))
+        # Numbered inside the insert's own write transaction: another thread or process adding a
+        # game to the same match between a count and the insert would take the same number.
+        return self._write("INSERT INTO games (match_id, number, created_at) "
+                           "SELECT ?, COUNT(*) + 1, ? FROM games WHERE match_id=?",
+                           (match_id, now_iso(), match_id))
 
     def game(self, game_id: int) -> dict:
         row = self._one("game", "SELECT id, match_id, number, created_at, finished_at, result "

@@ -124,3 +124,38 @@ def test_a_full_disk_is_reported_and_nothing_half_written(store):
 def test_an_unwritable_location_is_reported(tmp_path):
     with pytest.raises(StoreError, match="database error|unable to open"):
         Store(tmp_path / "missing-folder" / "a.sqlite3")
+
+
+def _open_games_and_log(path: str, match: int, games: int) -> list[int]:
+    """A second process's work on the same record file: new games, each with a start row."""
+    with Store(path) as other:
+        created = []
+        for _ in range(games):
+            created.append(other.new_game(match))
+            other.log(created[-1], "start", board(4))
+        return created
+
+
+def test_two_processes_writing_one_record_file_lose_nothing(tmp_path):
+    # A tournament director's laptop may read or add to the file a table's Arbiter is writing.
+    import multiprocessing
+
+    path = tmp_path / "shared.sqlite3"
+    with Store(path) as first:
+        match = first.new_match(RULES)
+    with multiprocessing.get_context("spawn").Pool(2) as pool:
+        batches = pool.starmap(_open_games_and_log, [(str(path), match, 25)] * 2)
+    with Store(path) as reopened:
+        games = reopened.games(match)
+        assert sorted(g["id"] for g in games) == sorted(batches[0] + batches[1])
+        assert sorted(g["number"] for g in games) == list(range(1, 51))
+        assert all(reopened.game_history(g["id"]) == [board(4)] for g in games)
+
+
+def test_threads_opening_games_at_once_number_them_in_turn(store):
+    from concurrent.futures import ThreadPoolExecutor
+
+    match = store.new_match(RULES)
+    with ThreadPoolExecutor(4) as pool:
+        list(pool.map(lambda _: store.new_game(match), range(40)))
+    assert sorted(g["number"] for g in store.games(match)) == list(range(1, 41))
