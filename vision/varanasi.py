@@ -1084,36 +1084,21 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
         # shows best decides.
         size = nearest[0]
         fits = {size: best_circle(edges, (cx, cy), expected[size], 0.5 * spacing)}
-        shows = _edge_presence(fits[size][1], frame) >= 0.5
-        pulled = below is None and np.hypot(*(fits[size][0] - reference)) > 0.5 * spacing
-        if not shows or pulled:
+        if _edge_presence(fits[size][1], frame) < 0.5:
             # What joins the footprint without being a disc (glare, a line drawn on the board,
-            # shade, its own shadow) can pull its inscribed circle farther aside than the half
-            # size step searched around it: each size is then looked for around the reference
-            # too, where the rims themselves point (the vote peak, the face below), and the better
-            # fit kept. A bottom disc's shadow on the board joins its footprint: pulled towards
-            # it, the circle can show its whole rim, its far arc on the rim of the disc above, so
-            # a bottom disc fitted over half a size step from the vote peak is looked for there
-            # too, and the sharper rim, the disc's own, wins a tie. (A disc higher up may rest
-            # that far off the face below.) A rim of the nearest size around the reference alone
-            # is not enough: the chain would take a disc a level up where the face below is, and
-            # skip one.
-            tried = [size] if shows else nearest
-            searches = [((cx, cy), s) for s in tried if s != size] + [(reference, s) for s in tried]
+            # shade) can pull its inscribed circle farther aside than the half size step searched
+            # around it: each shortlisted size is then looked for around the reference too, where
+            # the rims themselves point (the vote peak, the face below), and the better fit kept.
+            # A rim of the nearest size around the reference alone is not enough: the chain would
+            # take a disc a level up where the face below is, and skip one.
+            searches = [((cx, cy), s) for s in nearest if s != size] + [(reference, s) for s in nearest]
             for (_, s), fit in zip(searches, best_circles(edges, [(start, expected[s], 0.5 * spacing)
                                                                   for start, s in searches])):
                 fits[s] = _better_fit(edges, expected[s], fits[s], fit) if s in fits else fit
-            size = max(tried, key=lambda s: fits[s][1])
-        elif fits[size][1] < 1.0 and np.hypot(cx - reference[0], cy - reference[1]) > 0.5 * spacing:
-            # The nearest size's rim shows, but glare or shade joined to the footprint can have
-            # pulled its circle to where the rim shows only in part, and the ring read for its
-            # colour then holds the disc above (a 4blue with a glare spot beside it read yellow,
-            # its 3yellow's colour). Where the reference lies beyond the search around the
-            # footprint's circle, that size is looked for around the reference too, and the
-            # better-showing fit kept (a rim shown whole cannot be bettered).
-            at_reference = best_circle(edges, reference, expected[size], 0.5 * spacing)
-            if at_reference[1] > fits[size][1]:
-                fits[size] = at_reference
+            size = max(nearest, key=lambda s: fits[s][1])
+        else:
+            fits[size] = _refit_around_reference(edges, fits[size], (cx, cy), reference, expected[size],
+                                                 0.5 * spacing, bottom=below is None)
         centre, radius = fits[size][0], expected[size]
         miss = abs(found - radius)
         presence = float(1.0 / (1.0 + np.exp(-(0.5 * spacing - miss) / (0.08 * spacing))))
@@ -1153,6 +1138,29 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
             opened = cv2.morphologyEx(footprint.view(np.uint8), cv2.MORPH_OPEN, opening)
         reference, below, lower_colour = face, size, colour
     return chain
+
+
+def _refit_around_reference(edges: EdgeField, fit, footprint_centre, reference, radius: float, reach: float,
+                            bottom: bool) -> tuple[np.ndarray, float]:
+    """A colour-chain fit whose rim shows (centre, coverage), or a better one (`_better_fit`) around
+    the chain's reference where the search around the footprint's circle may have been pulled aside.
+
+    What joins the footprint without being a disc (glare, shade, a bottom disc's own shadow on the
+    board) pulls its inscribed circle aside, and the search within `reach` of it then fits the size
+    where its rim shows only in part (glare beside a 4blue: the ring read just inside held its
+    3yellow) or where it shows whole on a second plateau (beside its shadow, the near arc on the
+    shadow's edge and the far one on the rim of the disc above). So where the fit or the footprint's
+    circle lies beyond `reach` of the reference, where the rims point (the vote peak, the face
+    below), the size is looked for there too, and the better fit kept: the higher coverage, the
+    sharper rim on a tie, as `best_circle` ranks the centres it tries (a shadow's edge is softer than
+    a rim). A disc higher up whose rim shows whole is left as fitted: it may rest up to 4 mm off the
+    face below, farther than `reach`, and looking for every such disc there too (twice the searches
+    on the bench) moved no stack.
+    """
+    beyond = max(np.hypot(*np.subtract(fit[0], reference)), np.hypot(*np.subtract(footprint_centre, reference))) > reach
+    if not beyond or (fit[1] >= 1.0 and not bottom):
+        return fit
+    return _better_fit(edges, radius, fit, best_circle(edges, reference, radius, reach))
 
 
 def _better_fit(edges: EdgeField, radius: float, first, second) -> tuple[np.ndarray, float]:
