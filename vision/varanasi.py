@@ -28,7 +28,9 @@ from vision.varanasi_colour import ColourModel, colour_moments, lab_to_srgb, lin
 from vision.varanasi_geometry import (
     GRID_PX,
     RIM_ANGLES,
+    RIM_BAND_PX,
     SOBEL_GAIN,
+    VALLEY_SIDE_PX,
     WORK_SCALE,
     DarkLine,
     EdgeField,
@@ -629,14 +631,18 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
         # looks, and only if a grid point sees half the coverage that would make the disc present.
         midpoint = _presence_midpoint(frame, colour=colour, same_colour=True)
         pixels = PixelSearch(context.step, 0.5 * midpoint)
-        found = best_circles(context.edges, [search for _, search, *_ in group], known, context.gap, valley=line,
+        (_, (lower_centre, _, _), _, lower_radius), *_ = group
+        beside = _rims_beside_dark_line(known, (lower_centre[0], lower_centre[1], lower_radius), context.gap)
+        found = best_circles(context.edges, [search for _, search, *_ in group], beside, context.gap, valley=line,
                              pixels=pixels)
         for (size, *_), (centre, coverage) in zip(group, found):
             tests[size] = (centre, coverage, *tests[size][2:])
         weak = [(test, best) for test, best in zip(group, found) if 0.0 < best[1] < midpoint]
-        for size, (centre, coverage) in _farther_lines(context, weak, known, line):
+        for size, (centre, coverage) in _farther_lines(context, weak, beside, line):
             tests[size] = (centre, coverage, *tests[size][2:])
             found_farther.add(size)
+        for size, *_ in group:
+            tests[size] = _judged_where_found(context, known, tests[size], searches[sizes.index(size)][1])
     candidates = {}
     for size, (centre, coverage, ring, colour_below) in tests.items():
         radius = searches[sizes.index(size)][1]
@@ -657,6 +663,38 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
             ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius)
         candidates[size] = (centre, presence, ring)
     return candidates, {size for size, test in tests.items() if test[3] is not None}, found_farther
+
+
+def _rims_beside_dark_line(known, lower: tuple[float, float, float], gap: float) -> list[tuple[float, float, float]]:
+    """The rims `known` ((x, y, radius), see `_known_rims`) as a dark-line test of a disc resting on
+    the disc `lower` (one of them) leaves them out. Around the other rims, `gap`, as edge tests do:
+    the side bands and shadows of the discs on it fall across the line's samples. Around the rim of
+    the disc it rests on, only as far as the test itself reaches: its outer side (VALLEY_SIDE_PX
+    out) must lie on that disc, a pixel (RIM_BAND_PX, the blend) clear of its outline. A disc
+    resting near the edge of the one below shows its line there 5-6 px inside that outline (tilted
+    S0 pos002's 3blue, 2.5 px off its 4blue's centre), which `gap` (2.5 mm) hid. One gap serves
+    every rim (`rim_scores`), so that circle is widened by the difference: rims inside it are
+    judged up to that reach from its own."""
+    widened = gap - (VALLEY_SIDE_PX + RIM_BAND_PX)
+    return [(x, y, r + widened) if (x, y, r) == lower else (x, y, r) for x, y, r in known]
+
+
+def _judged_where_found(context: _EdgeContext, known, test: tuple, radius: float) -> tuple:
+    """A dark-line `test` (centre, coverage, ring colour, the colour below) judged again where its
+    line was found: whether a disc lies on one of its own colour is first decided at the centre
+    where a rim of its size shows best, which for a disc of another colour blurred into the one
+    below (soft S1 ill01b's 2black on its 3blue: a black lit bluish, half its ring labelled blue)
+    can lie a few pixels off it, its ring there half on the disc below. If the ring where the line
+    was found steps in colour (`_steps_in_colour`), the disc is judged by its rim there instead."""
+    centre, coverage, _, colour_below = test
+    if coverage <= 0.0:
+        return test
+    counts = _ring_counts(context.labels, len(context.frame.colours.names), centre, radius)
+    if not _steps_in_colour(counts, colour_below, context.frame):
+        return test
+    rim = rim_scores(context.edges, np.atleast_2d(np.asarray(centre, dtype=float)), radius, known, context.gap,
+                     EDGE_STRICTNESS)[0][0]
+    return centre, float(rim), _most_common(counts, exclude=colour_below), None
 
 
 def _farther_lines(context: _EdgeContext, weak: list, known, line: DarkLine) -> list[tuple[int, tuple]]:
