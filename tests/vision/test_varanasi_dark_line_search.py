@@ -126,3 +126,22 @@ def test_a_disc_on_its_own_colour_near_the_edge_of_the_one_below(angle_deg):
     image[hidden] = lone[hidden]
     seen = recognize(image, profile).to_json()["state"]["stacks"]
     assert sorted(map(tuple, seen)) == sorted(map(tuple, towers))
+
+
+@pytest.mark.parametrize("seed, towers", [
+    (1, [["4yellow", "2orange"], ["4orange", "2blue", "1yellow"], ["3blue", "1orange"]]),
+    (2, [["4orange", "2red"], ["4red", "2green", "1orange"], ["3green", "1red"]]),
+    (5, [["4blue", "2yellow"], ["4yellow", "2red", "1blue"], ["3red", "1yellow"]]),
+])
+def test_no_disc_of_the_lower_colour_from_the_edge_of_its_face(seed, towers):
+    # Under an orange lamp a tower's shadow pulls the outline of its 4 (the sharpest circle, fitted
+    # to face, side band and shadow together) a few pixels aside. A dark-line test leaves out only
+    # its own reach around that outline, so on the far side the 4's own edge (the renderer's dark
+    # ring at the face's edge, then the shadow beyond it, the blend or board outside) lay inside the
+    # arcs judged, and a 3 of the 4's colour was pieced from it between the 4 and the 2 on it. The
+    # line's band must stay clear of the face's fitted edge.
+    lamp = (0.7, 0.95, 1.15)
+    profile = calibrate(render_calibration(STANDARD, seed=102, session=2, lamp=lamp), STANDARD)
+    image = render_table(towers, STANDARD, seed=seed, session=2, lamp=lamp)
+    seen = recognize(image, profile).to_json()["state"]["stacks"]
+    assert sorted(map(tuple, seen)) == sorted(map(tuple, towers))
