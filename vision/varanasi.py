@@ -669,7 +669,8 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
     return candidates, {size for size, test in tests.items() if test[3] is not None}, found_farther
 
 
-def _rims_beside_dark_line(known, lower: tuple[float, float, float], face, gap: float) -> list[tuple[float, float, float]]:
+def _rims_beside_dark_line(known, lower: tuple[float, float, float], face: np.ndarray | None,
+                           gap: float) -> list[tuple[float, float, float]]:
     """The rims `known` ((x, y, radius), see `_known_rims`) as a dark-line test of a disc resting on
     the disc `lower` (one of them) leaves them out. Around the other rims, `gap`, as edge tests do:
     the side bands and shadows of the discs on it fall across the line's samples. Around the rim of
