@@ -36,8 +36,10 @@ from vision.varanasi_geometry import (
     ScaleField,
     best_circle,
     best_circles,
+    best_circles_and_grid_points,
     centre_vote_peaks,
     centres_as_good,
+    circles_beyond,
     edge_field,
     full_resolution_threshold,
     radius_maps,
@@ -629,11 +631,11 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
         # looks, and only if a grid point sees half the coverage that would make the disc present.
         midpoint = _presence_midpoint(frame, colour=colour, same_colour=True)
         pixels = PixelSearch(context.step, 0.5 * midpoint)
-        found = best_circles(context.edges, [search for _, search, *_ in group], known, context.gap, valley=line,
-                             pixels=pixels)
+        found, grid_points = best_circles_and_grid_points(context.edges, [search for _, search, *_ in group], known,
+                                                          context.gap, valley=line, pixels=pixels)
         for (size, *_), (centre, coverage) in zip(group, found):
             tests[size] = (centre, coverage, *tests[size][2:])
-        weak = [(test, best) for test, best in zip(group, found) if 0.0 < best[1] < midpoint]
+        weak = [(test, best, point) for test, best, point in zip(group, found, grid_points) if 0.0 < best[1] < midpoint]
         for size, (centre, coverage) in _farther_lines(context, weak, known, line):
             tests[size] = (centre, coverage, *tests[size][2:])
             found_farther.add(size)
@@ -661,24 +663,26 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
 
 def _farther_lines(context: _EdgeContext, weak: list, known, line: DarkLine) -> list[tuple[int, tuple]]:
     """(size, (centre, coverage)) of the dark-line tests `weak` ((size, search, overhang, radius of
-    the disc below), (centre, coverage) found), all resting on one disc, whose line shows better
-    farther off: by as much as that disc's own centre is uncertain, and within the overhang of a
-    centre where it may truly lie. A blurred rim shows fully from several pixels of centres, and
-    the sharpest circle among them can lean 4-5 px to one side (soft S1 ill02a's 2green, its 1green
-    12 px off the centre fitted). Asked only where the line showed near but too little to make
-    the disc present: a disc just beyond the reach still lies in the band of the nearest circles
-    over part of its arc."""
+    the disc below), (centre, coverage) found, the best point of that search's grid), all resting
+    on one disc, whose line shows better farther off: by as much as that disc's own centre is
+    uncertain, and within the overhang of a centre where it may truly lie. A blurred rim shows
+    fully from several pixels of centres, and the sharpest circle among them can lean 4-5 px to
+    one side (soft S1 ill02a's 2green, its 1green 12 px off the centre fitted). Asked only where
+    the line showed near but too little to make the disc present: a disc just beyond the reach
+    still lies in the band of the nearest circles over part of its arc."""
     if not weak:
         return []
-    (_, (reference, _, _), _, lower_radius), _ = weak[0]
+    (_, (reference, _, _), _, lower_radius), _, _ = weak[0]
     plateau = _centres_as_good(context, reference, lower_radius)
     spread = float(np.hypot(*(plateau - reference).T).max())
-    wider = [(test, best) for test, best in weak if test[2] + spread > test[1][2]]
-    found = best_circles(context.edges, [(reference, radius, overhang + spread)
-                                         for (_, (_, radius, _), overhang, _), _ in wider],
-                         known, context.gap, valley=line)
-    return [(size, far) for ((size, (_, _, step), overhang, _), best), far in zip(wider, found)
-            if far[1] > best[1] and _rests_on(far[0], reference, step, plateau, overhang)]
+    wider = [(test, best, point) for test, best, point in weak if test[2] + spread > test[1][2]]
+    # The wider search's grid holds the nearer one's: only a circle beyond it can show the line
+    # better (the nearer search found the best circle within it already).
+    found = circles_beyond(context.edges, [(reference, radius, step, overhang + spread, point)
+                                           for (_, (_, radius, step), overhang, _), _, point in wider],
+                           known, context.gap, valley=line)
+    return [(size, far) for ((size, (_, _, step), overhang, _), best, _), far in zip(wider, found)
+            if far is not None and far[1] > best[1] and _rests_on(far[0], reference, step, plateau, overhang)]
 
 
 def _centres_as_good(context: _EdgeContext, centre, radius: float) -> np.ndarray:
