@@ -544,6 +544,28 @@ class _EdgeContext:
     # Dark-line tests by the disc they rest on: sizes and rounds share them.
     dark_lines: dict = field(default_factory=dict)
 
+    # What the drawn-line test (`_rim_of_drawn_line`) reads of the crop's board, once per tower:
+    # sizes and rounds ask it again of the same crop.
+    @cached_property
+    def board_mask(self) -> np.ndarray:
+        """The pixels labelled board, as 0 and 1 bytes."""
+        return (self.labels == len(self.frame.colours.names)).view(np.uint8)
+
+    @cached_property
+    def board_lab(self) -> np.ndarray | None:
+        """The board's median Lab in the crop (see `_masked_median`)."""
+        return _masked_median(self.edges.lab_bytes, self.board_mask)
+
+    @cached_property
+    def board_noise(self) -> float:
+        """The board's pixel noise in chromaticity (see `_chromaticity_noise`)."""
+        return _chromaticity_noise(self.edges.lab_bytes, self.board_mask)
+
+    @cached_property
+    def smooth_lab(self) -> np.ndarray:
+        """The crop's Lab box-averaged as labels are (float32)."""
+        return cv2.blur(self.edges.lab_bytes, (LABEL_SMOOTHING, LABEL_SMOOTHING)).astype(np.float32)
+
 
 def _present_under(size: int, accepted: dict) -> list[int]:
     """The sizes of the accepted discs, found present, that lie under a disc of `size`."""
@@ -761,22 +783,19 @@ def _rim_of_drawn_line(context: _EdgeContext, accepted: dict, known, size: int, 
     hits = np.flatnonzero(rim_hits(context.edges, centre, radius, known, context.gap, EDGE_STRICTNESS))
     if len(hits) == 0:
         return False
-    board_mask = (context.labels == len(context.frame.colours.names)).view(np.uint8)
-    board = _masked_median(context.edges.lab_bytes, board_mask)
+    board = context.board_lab
     if board is None:
         return False
-    lab = cv2.blur(context.edges.lab_bytes, (LABEL_SMOOTHING, LABEL_SMOOTHING)).astype(np.float32)
     step = context.edges.threshold / SOBEL_GAIN
     reach = int(math.ceil(min(context.radii.values())))
     # Most of its rim: a real disc lying across a line shows the line's edge along a short arc.
     # Every direction's ray is sampled at once; the colour of a band (a colour conversion, and
     # the board's noise) is asked only when enough directions show one.
     needed = len(hits) // 2 + 1
-    bands = _drawn_bands(lab, centre, radius, hits, reach, board, step, known)
+    bands = _drawn_bands(context.smooth_lab, centre, radius, hits, reach, board, step, known)
     if len(bands) < needed:
         return False
-    noise = _chromaticity_noise(context.edges.lab_bytes, board_mask)
-    return int(np.count_nonzero(_inked(bands, board, noise))) >= needed
+    return int(np.count_nonzero(_inked(bands, board, context.board_noise))) >= needed
 
 
 def _masked_median(lab_bytes: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
@@ -796,7 +815,10 @@ def _masked_median(lab_bytes: np.ndarray, mask: np.ndarray) -> np.ndarray | None
 
 def _chromaticity_noise(lab_bytes: np.ndarray, mask: np.ndarray) -> float:
     """The pixel noise in chromaticity over a 0/1 mask, as a robust standard deviation."""
-    chromaticity = _chromaticity(lab_bytes[mask.astype(bool)][::FACE_NOISE_SAMPLING].astype(np.float64))
+    # Every FACE_NOISE_SAMPLING-th pixel of the mask, in row order, gathered by its flat index (a
+    # boolean mask over the crop's three channels costs several times more).
+    sample = np.flatnonzero(mask)[::FACE_NOISE_SAMPLING]
+    chromaticity = _chromaticity(lab_bytes.reshape(-1, 3).take(sample, axis=0).astype(np.float64))
     spread = np.abs(chromaticity - np.median(chromaticity, axis=0)).sum(axis=1)
     return 1.4826 * float(np.median(spread))
 
