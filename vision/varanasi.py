@@ -363,19 +363,23 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
     edges = edge_field(reduce(image_bgr))
     threshold = full_resolution_threshold(image_bgr)
     towers: list[TowerReading] = []
+    # The bottom circle (x, y, radius) of each tower read, as Python numbers: every seed is
+    # compared with them (about 70 comparisons a frame).
+    outlines: list[tuple[float, float, float]] = []
     peaks, weak_peaks = _vote_peaks(edges, frame)
     for seed, weak in _seeds(peaks, weak_peaks):
         # A weaker vote peak inside a tower already read is that tower again (an upper disc).
-        if any(np.hypot(*(seed - t.discs[0].centre)) < t.discs[0].radius for t in towers):
+        if any(np.hypot(seed[0] - x, seed[1] - y) < radius for x, y, radius in outlines):
             continue
         if len(towers) == len(frame.pieces.sizes) * len(frame.pieces.colours):
             break  # a tower per disc of the set already: the rest cannot be towers
         if weak and not _coloured_middle(edges.lab, frame, seed):
             continue
-        outlines = tuple((*t.discs[0].centre, t.discs[0].radius) for t in towers)
-        tower = _read_tower(image_bgr, edges.lab, frame, seed, threshold, outlines, peaks)
+        tower = _read_tower(image_bgr, edges.lab, frame, seed, threshold, tuple(outlines), peaks)
         if tower is not None:
             towers.append(tower)
+            bottom = tower.discs[0]
+            outlines.append((*bottom.centre, bottom.radius))
     towers = _settle_colours(tuple(towers), frame.pieces)
     scene, note = _scene_confidence(edges.lab, frame, towers)
     return VaranasiObservation(towers, scene, note)

@@ -362,3 +362,44 @@ def test_chromaticity_noise_samples_every_third_pixel_of_the_mask_in_row_order(s
     chromaticity = _chromaticity(lab[mask.astype(bool)][::FACE_NOISE_SAMPLING].astype(np.float64))
     spread = np.abs(chromaticity - np.median(chromaticity, axis=0)).sum(axis=1)
     assert _chromaticity_noise(lab, mask) == 1.4826 * float(np.median(spread))
+
+
+def test_seeds_are_compared_with_each_tower_s_bottom_circle_taken_once(monkeypatch):
+    # Every seed is compared with every tower read before it (about 70 comparisons a frame): each
+    # tower's bottom circle is taken once, when it is read, not again for each seed.
+    import vision.varanasi as varanasi
+    from vision.varanasi import DiscReading, TowerReading
+    from calibration.varanasi import calibrate
+    from device.synthetic_varanasi import render_calibration
+
+    profile = calibrate(render_calibration(STANDARD, seed=11), STANDARD)
+    image = np.full((960, 1280, 3), 200, np.uint8)
+    # Strong peaks 30 px apart along a row; a tower read at one covers the next (radius 40).
+    peaks = [(100.0 + 30.0 * i, 300.0, 10.0) for i in range(12)]
+    monkeypatch.setattr(varanasi, "_vote_peaks", lambda edges, frame: (peaks, []))
+    read = []
+
+    def read_tower(image_bgr, work_lab, frame, seed, threshold, outlines, all_peaks):
+        read.append((tuple(seed), outlines))
+        disc = DiscReading(4, (float(seed[0]), float(seed[1])), 40.0, 0.9, (("red", 1.0),), "red")
+        return TowerReading((disc,))
+
+    monkeypatch.setattr(varanasi, "_read_tower", read_tower)
+    monkeypatch.setattr(varanasi, "_settle_colours", lambda towers, pieces: towers)
+    taken = {"discs": 0}
+    discs = TowerReading.discs
+
+    def counted(tower):
+        taken["discs"] += 1
+        return discs.fget(tower)
+
+    monkeypatch.setattr(TowerReading, "discs", property(counted))
+    observation = varanasi.recognize(image, profile)
+    # `_seeds` keeps peaks 30 px apart (each peak's circle is 10 px); seeds inside a tower's 40 px
+    # are skipped: every other one is read.
+    assert [seed for seed, _ in read] == [(100.0 + 60.0 * i, 300.0) for i in range(6)]
+    assert [outlines for _, outlines in read] == [tuple((100.0 + 60.0 * j, 300.0, 40.0) for j in range(i))
+                                                  for i in range(6)]
+    assert len(observation.towers) == 6
+    # Once per tower read, and once more by the scene check (with every seed compared: 108).
+    assert taken["discs"] == 2 * len(observation.towers)
