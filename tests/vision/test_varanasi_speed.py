@@ -340,8 +340,15 @@ def test_the_drawn_line_test_reads_the_crop_s_board_once_per_tower(monkeypatch):
     context = varanasi._EdgeContext(edges, labels, frame, np.array([55.0, 45.0]), {}, 10.0, 8.0, 5.0, ())
     calls = {"medians": 0, "noises": 0}
     median, noise = varanasi._masked_median, varanasi._chromaticity_noise
-    monkeypatch.setattr(varanasi, "_masked_median", lambda *a: calls.__setitem__("medians", calls["medians"] + 1) or median(*a))
-    monkeypatch.setattr(varanasi, "_chromaticity_noise", lambda *a: calls.__setitem__("noises", calls["noises"] + 1) or noise(*a))
+
+    def counted(name, function):
+        def call(*args):
+            calls[name] += 1
+            return function(*args)
+        return call
+
+    monkeypatch.setattr(varanasi, "_masked_median", counted("medians", median))
+    monkeypatch.setattr(varanasi, "_chromaticity_noise", counted("noises", noise))
     for _ in range(3):
         mask = (labels == board).view(np.uint8)
         assert np.array_equal(context.board_mask, mask)
