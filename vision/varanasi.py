@@ -38,8 +38,10 @@ from vision.varanasi_geometry import (
     ScaleField,
     best_circle,
     best_circles,
+    best_circles_and_grid_points,
     centre_vote_peaks,
     centres_as_good,
+    circles_beyond,
     edge_field,
     full_resolution_threshold,
     radius_maps,
@@ -363,19 +365,23 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
     edges = edge_field(reduce(image_bgr))
     threshold = full_resolution_threshold(image_bgr)
     towers: list[TowerReading] = []
+    # The bottom circle (x, y, radius) of each tower read, as Python numbers: every seed is
+    # compared with them (about 70 comparisons a frame).
+    outlines: list[tuple[float, float, float]] = []
     peaks, weak_peaks = _vote_peaks(edges, frame)
     for seed, weak in _seeds(peaks, weak_peaks):
         # A weaker vote peak inside a tower already read is that tower again (an upper disc).
-        if any(np.hypot(*(seed - t.discs[0].centre)) < t.discs[0].radius for t in towers):
+        if any(np.hypot(seed[0] - x, seed[1] - y) < radius for x, y, radius in outlines):
             continue
         if len(towers) == len(frame.pieces.sizes) * len(frame.pieces.colours):
             break  # a tower per disc of the set already: the rest cannot be towers
         if weak and not _coloured_middle(edges.lab, frame, seed):
             continue
-        outlines = tuple((*t.discs[0].centre, t.discs[0].radius) for t in towers)
-        tower = _read_tower(image_bgr, edges.lab, frame, seed, threshold, outlines, peaks)
+        tower = _read_tower(image_bgr, edges.lab, frame, seed, threshold, tuple(outlines), peaks)
         if tower is not None:
             towers.append(tower)
+            bottom = tower.discs[0]
+            outlines.append((*bottom.centre, bottom.radius))
     towers = _settle_colours(tuple(towers), frame.pieces)
     scene, note = _scene_confidence(edges.lab, frame, towers)
     return VaranasiObservation(towers, scene, note)
@@ -547,6 +553,28 @@ class _EdgeContext:
     # Dark-line tests by the disc they rest on: sizes and rounds share them.
     dark_lines: dict = field(default_factory=dict)
 
+    # What the drawn-line test (`_rim_of_drawn_line`) reads of the crop's board, once per tower:
+    # sizes and rounds ask it again of the same crop.
+    @cached_property
+    def board_mask(self) -> np.ndarray:
+        """The pixels labelled board, as 0 and 1 bytes."""
+        return (self.labels == len(self.frame.colours.names)).view(np.uint8)
+
+    @cached_property
+    def board_lab(self) -> np.ndarray | None:
+        """The board's median Lab in the crop (see `_masked_median`)."""
+        return _masked_median(self.edges.lab_bytes, self.board_mask)
+
+    @cached_property
+    def board_noise(self) -> float:
+        """The board's pixel noise in chromaticity (see `_chromaticity_noise`)."""
+        return _chromaticity_noise(self.edges.lab_bytes, self.board_mask)
+
+    @cached_property
+    def smooth_lab(self) -> np.ndarray:
+        """The crop's Lab box-averaged as labels are (float32)."""
+        return cv2.blur(self.edges.lab_bytes, (LABEL_SMOOTHING, LABEL_SMOOTHING)).astype(np.float32)
+
 
 def _present_under(size: int, accepted: dict) -> list[int]:
     """The sizes of the accepted discs, found present, that lie under a disc of `size`."""
@@ -637,11 +665,11 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
         (_, (lower_centre, _, _), _, lower_radius), *_ = group
         beside = _rims_beside_dark_line(known, (lower_centre[0], lower_centre[1], lower_radius),
                                         context.faces.get(below), context.gap)
-        found = best_circles(context.edges, [search for _, search, *_ in group], beside, context.gap, valley=line,
-                             pixels=pixels)
+        found, grid_points = best_circles_and_grid_points(context.edges, [search for _, search, *_ in group], beside,
+                                                          context.gap, valley=line, pixels=pixels)
         for (size, *_), (centre, coverage) in zip(group, found):
             tests[size] = (centre, coverage, *tests[size][2:])
-        weak = [(test, best) for test, best in zip(group, found) if 0.0 < best[1] < midpoint]
+        weak = [(test, best, point) for test, best, point in zip(group, found, grid_points) if 0.0 < best[1] < midpoint]
         for size, (centre, coverage) in _farther_lines(context, weak, beside, line):
             tests[size] = (centre, coverage, *tests[size][2:])
             found_farther.add(size)
@@ -718,24 +746,26 @@ def _judged_where_found(context: _EdgeContext, known, test: tuple, radius: float
 
 def _farther_lines(context: _EdgeContext, weak: list, known, line: DarkLine) -> list[tuple[int, tuple]]:
     """(size, (centre, coverage)) of the dark-line tests `weak` ((size, search, overhang, radius of
-    the disc below), (centre, coverage) found), all resting on one disc, whose line shows better
-    farther off: by as much as that disc's own centre is uncertain, and within the overhang of a
-    centre where it may truly lie. A blurred rim shows fully from several pixels of centres, and
-    the sharpest circle among them can lean 4-5 px to one side (soft S1 ill02a's 2green, its 1green
-    12 px off the centre fitted). Asked only where the line showed near but too little to make
-    the disc present: a disc just beyond the reach still lies in the band of the nearest circles
-    over part of its arc."""
+    the disc below), (centre, coverage) found, the best point of that search's grid), all resting
+    on one disc, whose line shows better farther off: by as much as that disc's own centre is
+    uncertain, and within the overhang of a centre where it may truly lie. A blurred rim shows
+    fully from several pixels of centres, and the sharpest circle among them can lean 4-5 px to
+    one side (soft S1 ill02a's 2green, its 1green 12 px off the centre fitted). Asked only where
+    the line showed near but too little to make the disc present: a disc just beyond the reach
+    still lies in the band of the nearest circles over part of its arc."""
     if not weak:
         return []
-    (_, (reference, _, _), _, lower_radius), _ = weak[0]
+    (_, (reference, _, _), _, lower_radius), _, _ = weak[0]
     plateau = _centres_as_good(context, reference, lower_radius)
     spread = float(np.hypot(*(plateau - reference).T).max())
-    wider = [(test, best) for test, best in weak if test[2] + spread > test[1][2]]
-    found = best_circles(context.edges, [(reference, radius, overhang + spread)
-                                         for (_, (_, radius, _), overhang, _), _ in wider],
-                         known, context.gap, valley=line)
-    return [(size, far) for ((size, (_, _, step), overhang, _), best), far in zip(wider, found)
-            if far[1] > best[1] and _rests_on(far[0], reference, step, plateau, overhang)]
+    wider = [(test, best, point) for test, best, point in weak if test[2] + spread > test[1][2]]
+    # The wider search's grid holds the nearer one's: only a circle beyond it can show the line
+    # better (the nearer search found the best circle within it already).
+    found = circles_beyond(context.edges, [(reference, radius, step, overhang + spread, point)
+                                           for (_, (_, radius, step), overhang, _), _, point in wider],
+                           known, context.gap, valley=line)
+    return [(size, far) for ((size, (_, _, step), overhang, _), best, _), far in zip(wider, found)
+            if far is not None and far[1] > best[1] and _rests_on(far[0], reference, step, plateau, overhang)]
 
 
 def _centres_as_good(context: _EdgeContext, centre, radius: float) -> np.ndarray:
@@ -814,22 +844,19 @@ def _rim_of_drawn_line(context: _EdgeContext, accepted: dict, known, size: int, 
     hits = np.flatnonzero(rim_hits(context.edges, centre, radius, known, context.gap, EDGE_STRICTNESS))
     if len(hits) == 0:
         return False
-    board_mask = (context.labels == len(context.frame.colours.names)).view(np.uint8)
-    board = _masked_median(context.edges.lab_bytes, board_mask)
+    board = context.board_lab
     if board is None:
         return False
-    lab = cv2.blur(context.edges.lab_bytes, (LABEL_SMOOTHING, LABEL_SMOOTHING)).astype(np.float32)
     step = context.edges.threshold / SOBEL_GAIN
     reach = int(math.ceil(min(context.radii.values())))
     # Most of its rim: a real disc lying across a line shows the line's edge along a short arc.
     # Every direction's ray is sampled at once; the colour of a band (a colour conversion, and
     # the board's noise) is asked only when enough directions show one.
     needed = len(hits) // 2 + 1
-    bands = _drawn_bands(lab, centre, radius, hits, reach, board, step, known)
+    bands = _drawn_bands(context.smooth_lab, centre, radius, hits, reach, board, step, known)
     if len(bands) < needed:
         return False
-    noise = _chromaticity_noise(context.edges.lab_bytes, board_mask)
-    return int(np.count_nonzero(_inked(bands, board, noise))) >= needed
+    return int(np.count_nonzero(_inked(bands, board, context.board_noise))) >= needed
 
 
 def _masked_median(lab_bytes: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
@@ -849,7 +876,10 @@ def _masked_median(lab_bytes: np.ndarray, mask: np.ndarray) -> np.ndarray | None
 
 def _chromaticity_noise(lab_bytes: np.ndarray, mask: np.ndarray) -> float:
     """The pixel noise in chromaticity over a 0/1 mask, as a robust standard deviation."""
-    chromaticity = _chromaticity(lab_bytes[mask.astype(bool)][::FACE_NOISE_SAMPLING].astype(np.float64))
+    # Every FACE_NOISE_SAMPLING-th pixel of the mask, in row order, gathered by its flat index (a
+    # boolean mask over the crop's three channels costs several times more).
+    sample = np.flatnonzero(mask)[::FACE_NOISE_SAMPLING]
+    chromaticity = _chromaticity(lab_bytes.reshape(-1, 3).take(sample, axis=0).astype(np.float64))
     spread = np.abs(chromaticity - np.median(chromaticity, axis=0)).sum(axis=1)
     return 1.4826 * float(np.median(spread))
 

@@ -636,8 +636,18 @@ def best_circles(
     """`best_circle` of each (centre, radius, reach) in `searches`, their grids scored in one pass.
     A dark-line search whose grid shows no line may try every whole pixel off its grid instead
     (see `PixelSearch`, `_confirmed`)."""
+    return best_circles_and_grid_points(edges, searches, exclude, gap, strictness, valley, pixels)[0]
+
+
+def best_circles_and_grid_points(
+    edges: EdgeField, searches, exclude=(), gap: float = 0.0, strictness: float = 1.0,
+    valley: "DarkLine | None" = None, pixels: PixelSearch | None = None,
+) -> tuple[list[tuple[np.ndarray, float]], list[np.ndarray]]:
+    """`best_circles`, and the best point of each search's grid (before the points around it or
+    off the grid are tried): what a wider search around the same centre must beat on its grid
+    (see `circles_beyond`)."""
     if not searches:
-        return []
+        return [], []
     known = _rims_to_exclude(exclude, gap)  # once for the two or three passes below
     grids = [(_disc_of_points(centre, reach, GRID_PX), radius) for centre, radius, reach in searches]
     grid_scores = _split(_rim_scores(edges, grids, known, strictness, valley, scattered=pixels is not None), grids)
@@ -662,11 +672,8 @@ def best_circles(
     # either, since coverage fades over a pixel or two from the true centre; otherwise the 8
     # neighbours of its best point are tried too (after a search of every pixel, they only
     # confirm it).
-    refined = [(_NEIGHBOURS + best, radius) for (best, shown), (_, radius) in zip(bests, grids) if shown]
-    refinements = iter(
-        zip((around for around, _ in refined), _split(_rim_scores(edges, refined, known, strictness, valley), refined))
-        if refined else ()
-    )
+    refinements = iter(_around(edges, [(best, radius) for (best, shown), (_, radius) in zip(bests, grids) if shown],
+                               known, strictness, valley))
     found = []
     for search, (best, shown) in enumerate(bests):
         if not shown:
@@ -676,9 +683,48 @@ def best_circles(
         if search in dense:
             found.append((best, float(scores[0][_MIDDLE])) if _confirmed(scores[0]) else (on_grid[search], 0.0))
             continue
+        found.append(_best_of(around, scores))
+    return found, on_grid
+
+
+def circles_beyond(
+    edges: EdgeField, searches, exclude=(), gap: float = 0.0, valley: "DarkLine | None" = None,
+) -> list[tuple[np.ndarray, float] | None]:
+    """For each (centre, radius, inner reach, reach, rival) in `searches`: `best_circle` of the
+    search of `reach` around `centre`, where the search of `inner reach` around it found `rival`
+    the best point of its grid (see `best_circles_and_grid_points`), None when it finds nothing
+    beyond that search: its grid's best is then the rival, whose circle that search has found
+    already, or shows no rim. Only the grid points beyond `inner reach` and the rival are scored
+    (the grids are alike inside, in the same order, so the same point is best)."""
+    if not searches:
+        return []
+    known = _rims_to_exclude(exclude, gap)
+    grids = [(_ring_of_points(centre, inner, reach, rival), radius) for centre, radius, inner, reach, rival in searches]
+    bests = []
+    for (candidates, _), scores, (*_, rival) in zip(grids, _split(_rim_scores(edges, grids, known, 1.0, valley), grids),
+                                                   searches):
         index = _best(scores)
-        found.append((around[index], float(scores[0][index])))
-    return found
+        beyond = scores[0][index] > 0.0 and not np.array_equal(candidates[index], rival)
+        bests.append(candidates[index] if beyond else None)
+    refinements = iter(_around(edges, [(best, radius) for best, (_, radius) in zip(bests, grids) if best is not None],
+                               known, 1.0, valley))
+    return [None if best is None else _best_of(*next(refinements)) for best in bests]
+
+
+def _best_of(centres: np.ndarray, scores) -> tuple[np.ndarray, float]:
+    """(centre, coverage) of the best of `centres` by their `scores` (see `_best`)."""
+    index = _best(scores)
+    return centres[index], float(scores[0][index])
+
+
+def _around(edges: EdgeField, points, known: "RimsToExclude | None", strictness: float,
+            valley: "DarkLine | None") -> list[tuple[np.ndarray, tuple[np.ndarray, ...]]]:
+    """(centres, scores) of each (point, radius) of `points` and its 8 neighbours, in one pass."""
+    if not points:
+        return []
+    refined = [(_NEIGHBOURS + point, radius) for point, radius in points]
+    return list(zip((around for around, _ in refined), _split(_rim_scores(edges, refined, known, strictness, valley),
+                                                                 refined)))
 
 
 def centres_as_good(edges: EdgeField, centre, radius: float, reach: float) -> np.ndarray:
@@ -722,6 +768,17 @@ def _off_grid_points(centre, reach: float) -> np.ndarray:
     """The whole pixels within `reach` of `centre` (rounded) that the grid of GRID_PX leaves out."""
     offsets = _disc_offsets(reach, 1.0)
     return offsets[(offsets % GRID_PX != 0.0).any(axis=1)] + np.rint(np.asarray(centre, dtype=float))
+
+
+def _ring_of_points(centre, inner: float, reach: float, kept) -> np.ndarray:
+    """The points of the grid of `_disc_of_points(centre, reach, GRID_PX)` beyond `inner` of it
+    and the point `kept`, in that grid's order."""
+    offsets, distance2 = _grid_offsets(math.ceil(reach / GRID_PX), GRID_PX)
+    middle = np.rint(np.asarray(centre, dtype=float))
+    # The bounds of `_disc_offsets`, so that the points within `inner` are those of its disc.
+    wanted = (distance2 <= reach * reach + 1e-9) & ((distance2 > inner * inner + 1e-9)
+                                                    | (offsets == kept - middle).all(axis=1))
+    return offsets[wanted] + middle
 
 
 def _disc_of_points(centre, reach: float, spacing: float) -> np.ndarray:

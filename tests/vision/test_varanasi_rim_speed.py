@@ -10,6 +10,7 @@ from vision.varanasi_geometry import (
     VALLEY_ARC_EASING,
     VALLEY_LEAST_DEPTH,
     DarkLine,
+    _best,
     _disc_of_points,
     _disc_offsets,
     _rim_offsets,
@@ -18,6 +19,8 @@ from vision.varanasi_geometry import (
     _run_window,
     _whole_pixels,
     best_circles,
+    best_circles_and_grid_points,
+    circles_beyond,
     edge_field,
 )
 
@@ -172,3 +175,34 @@ def test_centres_round_to_whole_pixels_as_the_plain_form(centres):
     # The searches' grids come as 2-D float arrays and skip the conversion; others convert.
     plain = np.rint(np.atleast_2d(np.asarray(centres, dtype=float))).astype(np.intp)
     assert _same(_whole_pixels(centres), plain)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("dark_line", [False, True])
+def test_a_wider_search_scores_only_its_grid_beyond_the_nearer_one_and_finds_what_it_found(seed, dark_line):
+    # A wider search around the same centre (the dark-line search allowing for the lower disc's
+    # own centre) finds the nearer search's best grid point again unless a point beyond it is
+    # better: its grid is scored only beyond the nearer reach, with that point to beat, and finds
+    # what the whole wider search finds, or nothing (None) where that is the nearer search's.
+    edges, labels = _tower_edges(seed)
+    valley = DarkLine(3.0, labels, np.array([True, False, True, True])) if dark_line else None
+    rng = np.random.default_rng(seed)
+    exclude, gap = [(86.0, 70.0, 36.0)], 4.0
+    beyond = nothing_beyond = 0
+    for _ in range(60):
+        centre = np.array([80.0, 75.0]) + rng.uniform(-8, 8, 2)
+        radius = float(rng.choice([22.0, 36.0, 50.0])) + rng.uniform(-3, 3)
+        inner = float(rng.uniform(3.0, 10.0))
+        reach = inner + float(rng.uniform(0.5, 9.0))
+        (near,), (point,) = best_circles_and_grid_points(edges, [(centre, radius, inner)], exclude, gap, valley=valley)
+        assert _same(point, _disc_of_points(centre, inner, 3.0)[_best(_rim_scores(
+            edges, [(_disc_of_points(centre, inner, 3.0), radius)], _rims_to_exclude(exclude, gap), 1.0, valley))])
+        (wide,) = best_circles(edges, [(centre, radius, reach)], exclude, gap, valley=valley)
+        (found,) = circles_beyond(edges, [(centre, radius, inner, reach, point)], exclude, gap, valley=valley)
+        if found is None:
+            nothing_beyond += 1
+            assert wide[1] == 0.0 or (_same(wide[0], near[0]) and wide[1] == near[1])
+        else:
+            beyond += 1
+            assert _same(found[0], wide[0]) and found[1] == wide[1] > 0.0
+    assert beyond and nothing_beyond

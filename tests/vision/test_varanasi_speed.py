@@ -320,3 +320,93 @@ def test_vote_peaks_on_plateaus_are_the_5x5_local_maxima_and_only_the_few_left_s
         nearest = sum(points for offsets, points in gathered if offsets == 8)
         outer = sum(points for offsets, points in gathered if offsets == 16)
         assert outer < nearest / 2
+
+
+def test_the_drawn_line_test_reads_the_crop_s_board_once_per_tower(monkeypatch):
+    # Every size and round of a tower's edge tests asks the drawn-line test of the same crop:
+    # its board's median, noise and smoothed Lab are read once, the values the plain forms give.
+    from types import SimpleNamespace
+
+    import vision.varanasi as varanasi
+    from vision.varanasi_geometry import edge_field
+
+    rng = np.random.default_rng(3)
+    image = np.clip(rng.normal(180, 6, (90, 110, 3)), 0, 255).astype(np.uint8)
+    cv2.circle(image, (55, 45), 25, (40, 60, 200), -1)
+    edges = edge_field(image, 20.0)
+    board = 3
+    labels = np.where(rng.random(edges.shape) < 0.7, board, rng.integers(0, 5, edges.shape)).astype(np.uint8)
+    frame = SimpleNamespace(colours=SimpleNamespace(names=("red", "green", "blue")))
+    context = varanasi._EdgeContext(edges, labels, frame, np.array([55.0, 45.0]), {}, 10.0, 8.0, 5.0, ())
+    calls = {"medians": 0, "noises": 0}
+    median, noise = varanasi._masked_median, varanasi._chromaticity_noise
+
+    def counted(name, function):
+        def call(*args):
+            calls[name] += 1
+            return function(*args)
+        return call
+
+    monkeypatch.setattr(varanasi, "_masked_median", counted("medians", median))
+    monkeypatch.setattr(varanasi, "_chromaticity_noise", counted("noises", noise))
+    for _ in range(3):
+        mask = (labels == board).view(np.uint8)
+        assert np.array_equal(context.board_mask, mask)
+        assert np.array_equal(context.board_lab, median(edges.lab_bytes, mask))
+        assert context.board_noise == noise(edges.lab_bytes, mask)
+        assert np.array_equal(context.smooth_lab, cv2.blur(edges.lab_bytes, (3, 3)).astype(np.float32))
+    assert calls == {"medians": 1, "noises": 1}
+
+
+@pytest.mark.parametrize("share", [0.02, 0.5, 0.97])
+def test_chromaticity_noise_samples_every_third_pixel_of_the_mask_in_row_order(share):
+    # Gathered by flat index instead of a boolean mask over the three channels: the same pixels.
+    from vision.varanasi import FACE_NOISE_SAMPLING, _chromaticity, _chromaticity_noise
+
+    rng = np.random.default_rng(4)
+    lab = rng.integers(60, 200, (70, 90, 3)).astype(np.uint8)
+    mask = (rng.random((70, 90)) < share).astype(np.uint8)
+    chromaticity = _chromaticity(lab[mask.astype(bool)][::FACE_NOISE_SAMPLING].astype(np.float64))
+    spread = np.abs(chromaticity - np.median(chromaticity, axis=0)).sum(axis=1)
+    assert _chromaticity_noise(lab, mask) == 1.4826 * float(np.median(spread))
+
+
+def test_seeds_are_compared_with_each_tower_s_bottom_circle_taken_once(monkeypatch):
+    # Every seed is compared with every tower read before it (about 70 comparisons a frame): each
+    # tower's bottom circle is taken once, when it is read, not again for each seed.
+    import vision.varanasi as varanasi
+    from vision.varanasi import DiscReading, TowerReading
+    from calibration.varanasi import calibrate
+    from device.synthetic_varanasi import render_calibration
+
+    profile = calibrate(render_calibration(STANDARD, seed=11), STANDARD)
+    image = np.full((960, 1280, 3), 200, np.uint8)
+    # Strong peaks 30 px apart along a row; a tower read at one covers the next (radius 40).
+    peaks = [(100.0 + 30.0 * i, 300.0, 10.0) for i in range(12)]
+    monkeypatch.setattr(varanasi, "_vote_peaks", lambda edges, frame: (peaks, []))
+    read = []
+
+    def read_tower(image_bgr, work_lab, frame, seed, threshold, outlines, all_peaks):
+        read.append((tuple(seed), outlines))
+        disc = DiscReading(4, (float(seed[0]), float(seed[1])), 40.0, 0.9, (("red", 1.0),), "red")
+        return TowerReading((disc,))
+
+    monkeypatch.setattr(varanasi, "_read_tower", read_tower)
+    monkeypatch.setattr(varanasi, "_settle_colours", lambda towers, pieces: towers)
+    taken = {"discs": 0}
+    discs = TowerReading.discs
+
+    def counted(tower):
+        taken["discs"] += 1
+        return discs.fget(tower)
+
+    monkeypatch.setattr(TowerReading, "discs", property(counted))
+    observation = varanasi.recognize(image, profile)
+    # `_seeds` keeps peaks 30 px apart (each peak's circle is 10 px); seeds inside a tower's 40 px
+    # are skipped: every other one is read.
+    assert [seed for seed, _ in read] == [(100.0 + 60.0 * i, 300.0) for i in range(6)]
+    assert [outlines for _, outlines in read] == [tuple((100.0 + 60.0 * j, 300.0, 40.0) for j in range(i))
+                                                  for i in range(6)]
+    assert len(observation.towers) == 6
+    # Once per tower read, and once more by the scene check (with every seed compared: 108).
+    assert taken["discs"] == 2 * len(observation.towers)
