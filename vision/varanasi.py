@@ -483,14 +483,14 @@ def _read_tower(
     work_labels = _labels(work, frame)
     labels = cv2.resize(work_labels, (x1 - x0, y1 - y0), interpolation=cv2.INTER_NEAREST)
     radii = {size: r * px_per_mm for size, r in zip(pieces.sizes, pieces.radii_mm)}
-    chain = _colour_chain(work_labels, labels, edges, frame, seed, radii, reach)
+    # (size, centre in the crop) of the vote peaks in the crop, by the size whose radius voted.
+    sized_peaks = tuple((min(pieces.sizes, key=lambda s: abs(radii[s] - r)), np.array([x, y]) - origin)
+                        for x, y, r in peaks if x0 <= x < x1 and y0 <= y < y1)
+    chain = _colour_chain(work_labels, labels, edges, frame, seed, radii, reach, sized_peaks)
     # Edge tests, strongest rim first: a rim once accepted is excluded from the tests of the
     # other sizes, so a size between two real discs is not made up of pieces of their rims
     # and shadows (which a test in size order, before the smaller disc is known, would do).
     neighbours = tuple((x - x0, y - y0, r) for x, y, r in outlines)
-    # (size, centre in the crop) of the vote peaks in the crop, by the size whose radius voted.
-    sized_peaks = tuple((min(pieces.sizes, key=lambda s: abs(radii[s] - r)), np.array([x, y]) - origin)
-                        for x, y, r in peaks if x0 <= x < x1 and y0 <= y < y1)
     context = _EdgeContext(edges, labels, frame, seed, radii, reach, step, EDGE_GAP_MM * px_per_mm, neighbours,
                            sized_peaks)
     # size -> (centre, presence, colour label just inside its rim). A size the colour chain fitted
@@ -1016,8 +1016,9 @@ def _local_board(smooth_lab: np.ndarray, board: dict):
     return board_terms_of(*colour_moments(board_like, LOCAL_BOARD_FLOOR))
 
 
-def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, reach: float) -> dict:
-    """Discs told apart by colour, bottom up: {size: (centre, presence)}.
+def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, reach: float, peaks=()) -> dict:
+    """Discs told apart by colour, bottom up: {size: (centre, presence)}; `peaks` are the
+    centre-vote peaks in the crop, (size, centre).
 
     The footprint of everything from a disc up is what is neither board nor that disc's colour
     inside it; the biggest circle fitting in the footprint (distance transform) is the next disc.
@@ -1097,7 +1098,15 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
                 fits[s] = _better_fit(edges, expected[s], fits[s], fit) if s in fits else fit
             size = max(nearest, key=lambda s: fits[s][1])
         else:
-            fits[size] = _refit_around_reference(edges, fits[size], (cx, cy), reference, expected[size],
+            # A disc higher up is looked for around its own size's vote peak, where that size's
+            # rims point, rather than around the face below: it rests up to 4 mm off that face,
+            # and farther where the chain skipped the disc between (a 2orange fitted straight on
+            # a 4red, the 3purple's thin crescent labelled red). The peak is looked for in the
+            # zone the footprint's circle is taken from. The bottom disc keeps the tower's vote
+            # peak: a tower's shadow on the board draws an arc of the bottom size beside it,
+            # whose votes can outrank the disc's own (a 4orange's plane peaked 11 px off it).
+            around = reference if below is None else _own_vote_peak(peaks, size, reference, zone)
+            fits[size] = _refit_around_reference(edges, fits[size], (cx, cy), around, expected[size],
                                                  0.5 * spacing, bottom=below is None)
         centre, radius = fits[size][0], expected[size]
         miss = abs(found - radius)
@@ -1138,6 +1147,13 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
             opened = cv2.morphologyEx(footprint.view(np.uint8), cv2.MORPH_OPEN, opening)
         reference, below, lower_colour = face, size, colour
     return chain
+
+
+def _own_vote_peak(peaks, size: int, reference, reach: float) -> np.ndarray:
+    """Of the centre-vote `peaks` ((size, centre) in the crop), the centre of the one of `size`
+    nearest `reference` within `reach`, else `reference`."""
+    own = [centre for peak_size, centre in peaks if peak_size == size and np.hypot(*(centre - reference)) <= reach]
+    return min(own, key=lambda centre: np.hypot(*(centre - reference)), default=reference)
 
 
 def _refit_around_reference(edges: EdgeField, fit, footprint_centre, reference, radius: float, reach: float,
