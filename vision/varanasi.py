@@ -1104,10 +1104,14 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
             # a 4red, the 3purple's thin crescent labelled red). The peak is looked for in the
             # zone the footprint's circle is taken from. The bottom disc keeps the tower's vote
             # peak: a tower's shadow on the board draws an arc of the bottom size beside it,
-            # whose votes can outrank the disc's own (a 4orange's plane peaked 11 px off it).
+            # whose votes can outrank the disc's own (a 4orange's plane peaked 11 px off it): its
+            # own peak is only a second place to look (`_refit_around_own_peak`).
             around = reference if below is None else _own_vote_peak(peaks, size, reference, zone)
             fits[size] = _refit_around_reference(edges, fits[size], (cx, cy), around, expected[size],
                                                  0.5 * spacing, bottom=below is None)
+            if below is None:
+                fits[size] = _refit_around_own_peak(edges, fits[size], _own_vote_peak(peaks, size, reference, zone),
+                                                    reference, expected[size], 0.5 * spacing)
         centre, radius = fits[size][0], expected[size]
         miss = abs(found - radius)
         presence = float(1.0 / (1.0 + np.exp(-(0.5 * spacing - miss) / (0.08 * spacing))))
@@ -1154,6 +1158,29 @@ def _own_vote_peak(peaks, size: int, reference, reach: float) -> np.ndarray:
     nearest `reference` within `reach`, else `reference`."""
     own = [centre for peak_size, centre in peaks if peak_size == size and np.hypot(*(centre - reference)) <= reach]
     return min(own, key=lambda centre: np.hypot(*(centre - reference)), default=reference)
+
+
+def _refit_around_own_peak(edges: EdgeField, fit, own_peak, vote_peak, radius: float, reach: float
+                           ) -> tuple[np.ndarray, float]:
+    """A bottom disc's colour-chain fit (centre, coverage), or the fit around its own size's vote
+    peak `own_peak` where that shows at least as much rim and lies nearer the tower's `vote_peak`.
+
+    A tower's shadow on the board joins the bottom disc's footprint and pulls the fit onto it,
+    where the near arc on the shadow's edge and the far one on the rim of the disc above show a
+    whole rim. Where the tower's vote peak (its top disc's) lies farther from the bottom disc's
+    centre than `reach`, the search around it (`_refit_around_reference`) does not bring the fit
+    back (a 4red under three discs, its tower's peak 7.5 px off it). The size's own vote peak lay on
+    the disc there, but the shadow's arc votes for that size too, and on another tower its peak
+    outranked the disc's own, 11 px off on the shadow. Of two fits showing the rim alike, the one
+    nearer the tower's vote peak is the disc's: the shadow lies beside the tower, and pulls a fit
+    away from the rims that make that peak. The own peak within `reach` of the fit is the fit's
+    own plateau, and no search is made there.
+    """
+    if np.array_equal(own_peak, vote_peak) or np.hypot(*np.subtract(fit[0], own_peak)) <= reach:
+        return fit
+    other = best_circle(edges, own_peak, radius, reach)
+    nearer = np.hypot(*np.subtract(other[0], vote_peak)) < np.hypot(*np.subtract(fit[0], vote_peak))
+    return other if other[1] >= fit[1] and nearer else fit
 
 
 def _refit_around_reference(edges: EdgeField, fit, footprint_centre, reference, radius: float, reach: float,
