@@ -37,7 +37,8 @@ BLUE_LAMP = (1.15, 0.95, 0.75)
 BLUE_LAYOUT_20 = [["2blue"], ["2red", "1green"], ["2orange"], ["4red", "3yellow", "2yellow", "1blue"], ["3purple", "1purple"],
                   ["4yellow", "3orange"], ["4green", "1red"], ["3green"]]
 # Session 2, orange lamp, tilt 0, layout 1 of the bench's --synthetic frames (glare on): a ghost
-# 3blue between the 4blue and its 2orange, the 4blue fitted onto its shadow.
+# 3blue between the 4blue and its 2orange (presence 0.549), gone with the 4blue fitted around its
+# own vote peak (4 px from the fit before, both within 3 px of the renderer's outline centre).
 ORANGE_LAYOUT_1 = [["4red", "3yellow", "2green"], ["4blue", "2orange"], ["4green", "1blue"], ["2purple", "1orange"],
                    ["3green", "2blue"], ["4yellow", "1red"], ["3red", "2yellow"], ["3orange"]]
 LAYOUT_20 = [["1orange"], ["2blue", "1red"], ["2red"], ["3green", "2purple"], ["4red", "3purple", "2orange"]]
