@@ -491,14 +491,14 @@ def _read_tower(
     work_labels = _labels(work, frame)
     labels = cv2.resize(work_labels, (x1 - x0, y1 - y0), interpolation=cv2.INTER_NEAREST)
     radii = {size: r * px_per_mm for size, r in zip(pieces.sizes, pieces.radii_mm)}
-    chain, faces = _colour_chain(work_labels, labels, edges, frame, seed, radii, reach)
+    # (size, centre in the crop) of the vote peaks in the crop, by the size whose radius voted.
+    sized_peaks = tuple((min(pieces.sizes, key=lambda s: abs(radii[s] - r)), np.array([x, y]) - origin)
+                        for x, y, r in peaks if x0 <= x < x1 and y0 <= y < y1)
+    chain, faces = _colour_chain(work_labels, labels, edges, frame, seed, radii, reach, sized_peaks)
     # Edge tests, strongest rim first: a rim once accepted is excluded from the tests of the
     # other sizes, so a size between two real discs is not made up of pieces of their rims
     # and shadows (which a test in size order, before the smaller disc is known, would do).
     neighbours = tuple((x - x0, y - y0, r) for x, y, r in outlines)
-    # (size, centre in the crop) of the vote peaks in the crop, by the size whose radius voted.
-    sized_peaks = tuple((min(pieces.sizes, key=lambda s: abs(radii[s] - r)), np.array([x, y]) - origin)
-                        for x, y, r in peaks if x0 <= x < x1 and y0 <= y < y1)
     # size -> (centre, presence, colour label just inside its rim). A size the colour chain fitted
     # but found doubtful (a leaning stack leaves its footprint a crescent, whose inscribed circle
     # lies beside the disc) is not taken as found: the edge tests try it like any other size. Nor
@@ -1103,9 +1103,11 @@ def _local_board(smooth_lab: np.ndarray, board: dict):
     return board_terms_of(*colour_moments(board_like, LOCAL_BOARD_FLOOR))
 
 
-def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, reach: float) -> tuple[dict, dict]:
+def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, reach: float,
+                  peaks=()) -> tuple[dict, dict]:
     """Discs told apart by colour, bottom up: {size: (centre, presence, colour)}, and the top faces
-    fitted on the way, {size: (x, y, radius)} (see `_face_circle`).
+    fitted on the way, {size: (x, y, radius)} (see `_face_circle`); `peaks` are the centre-vote
+    peaks in the crop, (size, centre).
 
     The footprint of everything from a disc up is what is neither board nor that disc's colour
     inside it; the biggest circle fitting in the footprint (distance transform) is the next disc.
@@ -1186,8 +1188,20 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
                 fits[s] = _better_fit(edges, expected[s], fits[s], fit) if s in fits else fit
             size = max(nearest, key=lambda s: fits[s][1])
         else:
-            fits[size] = _refit_around_reference(edges, fits[size], (cx, cy), reference, expected[size],
+            # A disc higher up is looked for around its own size's vote peak, where that size's
+            # rims point, rather than around the face below: it rests up to 4 mm off that face,
+            # and farther where the chain skipped the disc between (a 2orange fitted straight on
+            # a 4red, the 3purple's thin crescent labelled red). The peak is looked for in the
+            # zone the footprint's circle is taken from. The bottom disc keeps the tower's vote
+            # peak: a tower's shadow on the board draws an arc of the bottom size beside it,
+            # whose votes can outrank the disc's own (a 4orange's plane peaked 11 px off it): its
+            # own peak is only a second place to look (`_refit_around_own_peak`).
+            around = reference if below is None else _own_vote_peak(peaks, size, reference, zone)
+            fits[size] = _refit_around_reference(edges, fits[size], (cx, cy), around, expected[size],
                                                  0.5 * spacing, bottom=below is None)
+            if below is None:
+                fits[size] = _refit_around_own_peak(edges, fits[size], _own_vote_peak(peaks, size, reference, zone),
+                                                    reference, expected[size], 0.5 * spacing)
         centre, radius = fits[size][0], expected[size]
         miss = abs(found - radius)
         presence = float(1.0 / (1.0 + np.exp(-(0.5 * spacing - miss) / (0.08 * spacing))))
@@ -1229,6 +1243,36 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
             opened = cv2.morphologyEx(footprint.view(np.uint8), cv2.MORPH_OPEN, opening)
         below, lower_colour = size, colour
     return chain, faces
+
+
+def _own_vote_peak(peaks, size: int, reference, reach: float) -> np.ndarray:
+    """Of the centre-vote `peaks` ((size, centre) in the crop), the centre of the one of `size`
+    nearest `reference` within `reach`, else `reference`."""
+    own = [centre for peak_size, centre in peaks if peak_size == size and np.hypot(*(centre - reference)) <= reach]
+    return min(own, key=lambda centre: np.hypot(*(centre - reference)), default=reference)
+
+
+def _refit_around_own_peak(edges: EdgeField, fit, own_peak, vote_peak, radius: float, reach: float
+                           ) -> tuple[np.ndarray, float]:
+    """A bottom disc's colour-chain fit (centre, coverage), or the fit around its own size's vote
+    peak `own_peak` where that shows at least as much rim and lies nearer the tower's `vote_peak`.
+
+    A tower's shadow on the board joins the bottom disc's footprint and pulls the fit onto it,
+    where the near arc on the shadow's edge and the far one on the rim of the disc above show a
+    whole rim. Where the tower's vote peak (its top disc's) lies farther from the bottom disc's
+    centre than `reach`, the search around it (`_refit_around_reference`) does not bring the fit
+    back (a 4red under three discs, its tower's peak 7.5 px off it). The size's own vote peak lay on
+    the disc there, but the shadow's arc votes for that size too, and on another tower its peak
+    outranked the disc's own, 11 px off on the shadow. Of two fits showing the rim alike, the one
+    nearer the tower's vote peak is the disc's: the shadow lies beside the tower, and pulls a fit
+    away from the rims that make that peak. The own peak within `reach` of the fit is the fit's
+    own plateau, and no search is made there.
+    """
+    if np.array_equal(own_peak, vote_peak) or np.hypot(*np.subtract(fit[0], own_peak)) <= reach:
+        return fit
+    other = best_circle(edges, own_peak, radius, reach)
+    nearer = np.hypot(*np.subtract(other[0], vote_peak)) < np.hypot(*np.subtract(fit[0], vote_peak))
+    return other if other[1] >= fit[1] and nearer else fit
 
 
 def _refit_around_reference(edges: EdgeField, fit, footprint_centre, reference, radius: float, reach: float,

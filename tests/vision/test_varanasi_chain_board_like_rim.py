@@ -57,10 +57,10 @@ def test_a_white_chain_disc_on_another_stands_on_its_footprint_where_its_rim_har
     chains = []
     colour_chain = varanasi._colour_chain
 
-    def chain_with_a_faint_rim(work_labels, labels, edges, frame, seed, radii, reach):
+    def chain_with_a_faint_rim(work_labels, labels, edges, frame, seed, radii, reach, *peaks):
         # The tower's crop starts at seed_full - seed; its edges serve the chain and the edge tests.
         _without_most_of_the_rim(edges, np.asarray(top.centre) - (seed_full - seed), top.radius)
-        chains.append(colour_chain(work_labels, labels, edges, frame, seed, radii, reach))
+        chains.append(colour_chain(work_labels, labels, edges, frame, seed, radii, reach, *peaks))
         return chains[-1]
 
     monkeypatch.setattr(varanasi, "_colour_chain", chain_with_a_faint_rim)
