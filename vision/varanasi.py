@@ -28,9 +28,7 @@ from vision.varanasi_colour import ColourModel, colour_moments, lab_to_srgb, lin
 from vision.varanasi_geometry import (
     GRID_PX,
     RIM_ANGLES,
-    RIM_BAND_PX,
     SOBEL_GAIN,
-    VALLEY_SIDE_PX,
     WORK_SCALE,
     DarkLine,
     EdgeField,
@@ -121,7 +119,7 @@ EDGE_STRICTNESS = 1.5
 EDGE_GAP_MM = 2.5
 # A disc's own colour is read this far (in size spacings) inside its rim, clear of its side.
 RIM_INSET = 0.2
-# The colour chain's circle is refitted to the face's own edge (see `_face_circle`): points of one
+# The colour chain's circle is refitted to the face's own edge (see `_face_centre`): points of one
 # rim scatter by about a pixel (texture, the pixel grid), the next rim lies a size step away, so
 # points farther than this from the fitted circle, and than FACE_EDGE_OUTLIER times the median
 # distance of the points kept (a soft view scatters them more), belong to something else.
@@ -494,20 +492,19 @@ def _read_tower(
     # (size, centre in the crop) of the vote peaks in the crop, by the size whose radius voted.
     sized_peaks = tuple((min(pieces.sizes, key=lambda s: abs(radii[s] - r)), np.array([x, y]) - origin)
                         for x, y, r in peaks if x0 <= x < x1 and y0 <= y < y1)
-    chain, faces = _colour_chain(work_labels, labels, edges, frame, seed, radii, reach, sized_peaks)
+    chain = _colour_chain(work_labels, labels, edges, frame, seed, radii, reach, sized_peaks)
     # Edge tests, strongest rim first: a rim once accepted is excluded from the tests of the
     # other sizes, so a size between two real discs is not made up of pieces of their rims
     # and shadows (which a test in size order, before the smaller disc is known, would do).
     neighbours = tuple((x - x0, y - y0, r) for x, y, r in outlines)
+    context = _EdgeContext(edges, labels, frame, seed, radii, reach, step, EDGE_GAP_MM * px_per_mm, neighbours,
+                           sized_peaks)
     # size -> (centre, presence, colour label just inside its rim). A size the colour chain fitted
     # but found doubtful (a leaning stack leaves its footprint a crescent, whose inscribed circle
     # lies beside the disc) is not taken as found: the edge tests try it like any other size. Nor
     # is one that shows no colour label inside its rim: colour did not find it (a patch of glare
     # or shade on the disc below makes such a footprint).
     accepted = {size: disc for size, disc in chain.items() if disc[1] >= 0.5 and disc[2] is not None}
-    # Edge tests never replace an accepted disc, so these faces stay theirs.
-    context = _EdgeContext(edges, labels, frame, seed, radii, reach, step, EDGE_GAP_MM * px_per_mm, neighbours,
-                           sized_peaks, {size: face for size, face in faces.items() if size in accepted})
     while True:
         candidates, dark, farther = _edge_candidates([size for size in pieces.sizes if size not in accepted],
                                                      accepted, context)
@@ -548,8 +545,6 @@ class _EdgeContext:
     neighbours: tuple
     # (size, centre in the crop) of the centre-vote peaks in the crop.
     peaks: tuple = ()
-    # Top faces (x, y, radius in the crop) the colour chain fitted, by the size of the accepted disc.
-    faces: dict = field(default_factory=dict)
     # Dark-line tests by the disc they rest on: sizes and rounds share them.
     dark_lines: dict = field(default_factory=dict)
 
@@ -616,7 +611,7 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
             found[index] = better
     found = found[: len(sizes)]
     tests = {}  # size -> (centre, coverage, ring colour, the colour below when it is the same)
-    valleys: dict[int, tuple[DarkLine, int, int, list]] = {}  # the dark-line tests, by the line they look for
+    valleys: dict[int, tuple[DarkLine, int, list]] = {}  # the dark-line tests, by the line they look for
     for size, (reference, radius, _), (centre, coverage) in zip(sizes, searches, found):
         below = _disc_below(size, accepted)
         # The colour label of the disc this one would rest on (None: board-like, e.g. white).
@@ -654,27 +649,22 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
             # a 4: 10 mm), and at least MAX_STEP_OFFSET_MM; colour finds the others wherever they are.
             overhang = context.radii[below] - context.radii[size]
             search = (reference, radius, max(context.step, overhang))
-            valleys.setdefault(id(line), (line, below_colour, below, []))[3].append((size, search, overhang, lower_radius))
+            valleys.setdefault(id(line), (line, below_colour, []))[2].append((size, search, overhang, lower_radius))
     # Sizes resting on the same disc share their dark-line test's pass.
     found_farther = set()
-    for line, colour, below, group in valleys.values():
+    for line, colour, group in valleys.values():
         # Where the grid steps over a line, every pixel is tried only as far off as an edge test
         # looks, and only if a grid point sees half the coverage that would make the disc present.
         midpoint = _presence_midpoint(frame, colour=colour, same_colour=True)
         pixels = PixelSearch(context.step, 0.5 * midpoint)
-        (_, (lower_centre, _, _), _, lower_radius), *_ = group
-        beside = _rims_beside_dark_line(known, (lower_centre[0], lower_centre[1], lower_radius),
-                                        context.faces.get(below), context.gap)
-        found, grid_points = best_circles_and_grid_points(context.edges, [search for _, search, *_ in group], beside,
+        found, grid_points = best_circles_and_grid_points(context.edges, [search for _, search, *_ in group], known,
                                                           context.gap, valley=line, pixels=pixels)
         for (size, *_), (centre, coverage) in zip(group, found):
             tests[size] = (centre, coverage, *tests[size][2:])
         weak = [(test, best, point) for test, best, point in zip(group, found, grid_points) if 0.0 < best[1] < midpoint]
-        for size, (centre, coverage) in _farther_lines(context, weak, beside, line):
+        for size, (centre, coverage) in _farther_lines(context, weak, known, line):
             tests[size] = (centre, coverage, *tests[size][2:])
             found_farther.add(size)
-        for size, *_ in group:
-            tests[size] = _judged_where_found(context, known, tests[size], searches[sizes.index(size)][1])
     candidates = {}
     for size, (centre, coverage, ring, colour_below) in tests.items():
         radius = searches[sizes.index(size)][1]
@@ -695,53 +685,6 @@ def _edge_candidates(sizes: list[int], accepted: dict, context: _EdgeContext) ->
             ring = _ring_colour(context.labels, len(frame.colours.names), centre, radius)
         candidates[size] = (centre, presence, ring)
     return candidates, {size for size, test in tests.items() if test[3] is not None}, found_farther
-
-
-def _rims_beside_dark_line(known, lower: tuple[float, float, float], face: np.ndarray | None,
-                           gap: float) -> list[tuple[float, float, float]]:
-    """The rims `known` ((x, y, radius), see `_known_rims`) as a dark-line test of a disc resting on
-    the disc `lower` (one of them) leaves them out. Around the other rims, `gap`, as edge tests do:
-    the side bands and shadows of the discs on it fall across the line's samples. Around the rim of
-    the disc it rests on, only as far as the test itself reaches: its outer side (VALLEY_SIDE_PX
-    out) must lie on that disc, a pixel (RIM_BAND_PX, the blend) clear of its outline. A disc
-    resting near the edge of the one below shows its line there 5-6 px inside that outline (tilted
-    S0 pos002's 3blue, 2.5 px off its 4blue's centre), which `gap` (2.5 mm) hid. One gap serves
-    every rim (`rim_scores`), so that circle is widened by the difference: rims inside it are
-    judged up to that reach from its own.
-
-    That outline is fitted to the face, side band and shadow together, and a shadow can pull it
-    several pixels aside (a rendered 4yellow fitted 4.4 px off), which leaves the lower disc's own
-    edge inside the narrower gap on the other side: a dark ring at its face's edge, or the side
-    band and shadow beyond it, with the lighter blend or board outside, then reads as a line. So
-    where the colour chain fitted the lower disc's top face (`face`, (x, y, radius), or None), the
-    line's band (RIM_BAND_PX either side) must also stay clear of that face's edge by the scatter
-    of the points it was fitted to (FACE_EDGE_SPREAD_PX): a line of a disc resting on the face lies
-    on the face. That rim is added as a circle whose annulus of `gap` begins that far inside the
-    edge (what lies beyond the annulus is beyond the lower disc, which the line's labels refuse)."""
-    widened = gap - (VALLEY_SIDE_PX + RIM_BAND_PX)
-    rims = [(x, y, r + widened) if (x, y, r) == lower else (x, y, r) for x, y, r in known]
-    if face is not None:
-        x, y, r = face
-        rims.append((x, y, r - (RIM_BAND_PX + FACE_EDGE_SPREAD_PX) + gap))
-    return rims
-
-
-def _judged_where_found(context: _EdgeContext, known, test: tuple, radius: float) -> tuple:
-    """A dark-line `test` (centre, coverage, ring colour, the colour below) judged again where its
-    line was found: whether a disc lies on one of its own colour is first decided at the centre
-    where a rim of its size shows best, which for a disc of another colour blurred into the one
-    below (soft S1 ill01b's 2black on its 3blue: a black lit bluish, half its ring labelled blue)
-    can lie a few pixels off it, its ring there half on the disc below. If the ring where the line
-    was found steps in colour (`_steps_in_colour`), the disc is judged by its rim there instead."""
-    centre, coverage, _, colour_below = test
-    if coverage <= 0.0:
-        return test
-    counts = _ring_counts(context.labels, len(context.frame.colours.names), centre, radius)
-    if not _steps_in_colour(counts, colour_below, context.frame):
-        return test
-    rim = rim_scores(context.edges, np.atleast_2d(np.asarray(centre, dtype=float)), radius, known, context.gap,
-                     EDGE_STRICTNESS)[0][0]
-    return centre, float(rim), _most_common(counts, exclude=colour_below), None
 
 
 def _farther_lines(context: _EdgeContext, weak: list, known, line: DarkLine) -> list[tuple[int, tuple]]:
@@ -1103,11 +1046,9 @@ def _local_board(smooth_lab: np.ndarray, board: dict):
     return board_terms_of(*colour_moments(board_like, LOCAL_BOARD_FLOOR))
 
 
-def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, reach: float,
-                  peaks=()) -> tuple[dict, dict]:
-    """Discs told apart by colour, bottom up: {size: (centre, presence, colour)}, and the top faces
-    fitted on the way, {size: (x, y, radius)} (see `_face_circle`); `peaks` are the centre-vote
-    peaks in the crop, (size, centre).
+def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, reach: float, peaks=()) -> dict:
+    """Discs told apart by colour, bottom up: {size: (centre, presence)}; `peaks` are the
+    centre-vote peaks in the crop, (size, centre).
 
     The footprint of everything from a disc up is what is neither board nor that disc's colour
     inside it; the biggest circle fitting in the footprint (distance transform) is the next disc.
@@ -1132,7 +1073,6 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
     opened = cv2.morphologyEx((work_labels != board).view(np.uint8), cv2.MORPH_OPEN, opening)
     reference, below, lower_colour = np.asarray(seed, dtype=float), None, None
     chain: dict[int, tuple[np.ndarray, float]] = {}
-    faces: dict[int, np.ndarray] = {}
     while True:
         zone = reach if below is None else spacing * 4
         # Holes are filled before looking near the reference: a disc the colour of the board
@@ -1224,7 +1164,7 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
         chain[size] = (centre, presence, colour)
         if colour is None or size == min(pieces.sizes):
             break
-        # What lies on the disc is looked for inside its top face (`_face_circle`), which its side
+        # What lies on the disc is looked for inside its top face (`_face_centre`), which its side
         # band and shadow do not pull aside as they do the outline. The face is fitted only when
         # something shows inside the outline (the footprint survives the opening): a tower's top
         # disc needs none.
@@ -1233,16 +1173,14 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
         opened = cv2.morphologyEx(footprint.view(np.uint8), cv2.MORPH_OPEN, opening)
         if not opened.any():
             break
-        face = _face_circle(edges, labels, colour, board + 1, centre, radius, 0.5 * spacing)
+        face = _face_centre(edges, labels, colour, board + 1, centre, radius, 0.5 * spacing)
         # No face fitted (about two in five) leaves the outline's centre, and so the same footprint.
-        reference = centre
-        if face is not None:
-            faces[size], reference = face, face[:2]
-            corner, footprint = _footprint_on(work_labels, board, colour, reference, radius, RIM_INSET * spacing,
+        if not np.array_equal(face, centre):
+            corner, footprint = _footprint_on(work_labels, board, colour, face, radius, RIM_INSET * spacing,
                                               opening_radius)
             opened = cv2.morphologyEx(footprint.view(np.uint8), cv2.MORPH_OPEN, opening)
-        below, lower_colour = size, colour
-    return chain, faces
+        reference, below, lower_colour = face, size, colour
+    return chain
 
 
 def _own_vote_peak(peaks, size: int, reference, reach: float) -> np.ndarray:
@@ -1320,8 +1258,8 @@ def _footprint_on(work_labels, board: int, colour: int, centre, radius: float, i
     return corner, inside & (work_labels[box] != board) & (work_labels[box] != colour)
 
 
-def _face_circle(edges: EdgeField, labels, colour: int, no_colour: int, centre, radius: float, reach: float):
-    """A disc's top face, (x, y, radius), from the sharpest circle's `centre`; None if not fitted.
+def _face_centre(edges: EdgeField, labels, colour: int, no_colour: int, centre, radius: float, reach: float):
+    """The centre of a disc's top face, from the sharpest circle's `centre`.
 
     The sharpest circle fits the outline, which the disc's side band (on the side away from the
     camera) and its shadow widen on one side, so it leans that way, by up to half a size step
@@ -1332,12 +1270,13 @@ def _face_circle(edges: EdgeField, labels, colour: int, no_colour: int, centre, 
     from the last fit while they converge (branch vedge2) read the same photos on every bench row
     at two to three times the cost.
     """
-    return _face_edge_fit(edges, labels, colour, no_colour, np.asarray(centre, dtype=float), radius, reach)
+    fit = _face_edge_fit(edges, labels, colour, no_colour, np.asarray(centre, dtype=float), radius, reach)
+    return centre if fit is None else fit
 
 
 def _face_edge_fit(edges: EdgeField, labels, colour: int, no_colour: int, centre: np.ndarray, radius: float,
                    reach: float):
-    """The circle (x, y, radius) through the first edge outward on each of RIM_ANGLES rays from
+    """Centre of the circle through the first edge outward on each of RIM_ANGLES rays from
     `centre`, searched from `reach` (and 2 px) inside `radius` to as far outside; None when fewer
     than half the rays show it near the fitted circle, or that circle lies more than `reach` off
     in centre or radius, or reaches out of the outline (the circle of `radius` around `centre`).
@@ -1392,7 +1331,7 @@ def _face_edge_fit(edges: EdgeField, labels, colour: int, no_colour: int, centre
     if (np.count_nonzero(kept) < least or abs(fit[2] - radius) > reach or moved > reach
             or moved + fit[2] > radius + FACE_EDGE_SPREAD_PX):
         return None
-    return fit
+    return fit[:2]
 
 
 def _rays_inside(xs: np.ndarray, ys: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:

@@ -37,13 +37,13 @@ def test_a_disc_with_a_disc_on_it_is_carried_up_from_its_face(profile, seed, mon
     truth = layout_table(towers, STANDARD, seed=seed, centres_px=corners, max_offset_mm=0)[0][0].centre
     fits = []  # (outline centre, face centre), in the tower's crop
 
-    def face_circle(*args):
+    def face_centre(*args):
         face = fitted(*args)
-        fits.append((np.asarray(args[4], dtype=float), np.asarray(face[:2], dtype=float)))
+        fits.append((np.asarray(args[4], dtype=float), np.asarray(face, dtype=float)))
         return face
 
-    fitted = varanasi._face_circle
-    monkeypatch.setattr(varanasi, "_face_circle", face_circle)
+    fitted = varanasi._face_centre
+    monkeypatch.setattr(varanasi, "_face_centre", face_centre)
     read = {f"{disc.size}{disc.colour}": disc.centre for tower in varanasi.recognize(image, profile).towers
             for disc in tower.discs if disc.presence >= 0.5}
     assert len(fits) == 1

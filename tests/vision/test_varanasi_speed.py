@@ -182,15 +182,15 @@ def test_the_footprint_above_a_disc_is_taken_again_only_when_its_face_moved(monk
     calls = {"faces": 0, "footprints": 0}
     footprint_on = varanasi._footprint_on
 
-    def face_circle(edges, labels, colour, no_colour, centre, radius, reach):
+    def face_centre(edges, labels, colour, no_colour, centre, radius, reach):
         calls["faces"] += 1
-        return np.append(np.asarray(centre, dtype=float) + face_shift, radius) if face_shift else None
+        return np.asarray(centre, dtype=float) + face_shift
 
     def counted_footprint(*args):
         calls["footprints"] += 1
         return footprint_on(*args)
 
-    monkeypatch.setattr(varanasi, "_face_circle", face_circle)
+    monkeypatch.setattr(varanasi, "_face_centre", face_centre)
     monkeypatch.setattr(varanasi, "_footprint_on", counted_footprint)
     varanasi.recognize(image, profile)
     assert calls["faces"] >= 1
