@@ -1122,11 +1122,19 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
             # the rims themselves point (the vote peak, the face below), and the better fit kept.
             # A rim of the nearest size around the reference alone is not enough: the chain would
             # take a disc a level up where the face below is, and skip one.
-            searches = [((cx, cy), s) for s in nearest if s != size] + [(reference, s) for s in nearest]
+            # The bottom disc's footprint also takes in what lies beside it on the board (glare,
+            # a drawn line, its shadow), which only ever makes it bigger: the size under the
+            # shortlist is looked for too, and taken where its rim shows (present by edges) and
+            # shows more (a lone 1blue on a drawn line, glare beyond it, fitted a 2 whose rim
+            # showed 0.38, which its footprint's size alone carried).
+            under = [s for s in candidates if s < min(nearest)][-1:] if below is None else []
+            searches = [((cx, cy), s) for s in nearest + under if s != size] + [(reference, s) for s in nearest + under]
             for (_, s), fit in zip(searches, best_circles(edges, [(start, expected[s], 0.5 * spacing)
                                                                   for start, s in searches])):
                 fits[s] = _better_fit(edges, expected[s], fits[s], fit) if s in fits else fit
             size = max(nearest, key=lambda s: fits[s][1])
+            size = next((s for s in under if _edge_presence(fits[s][1], frame) >= 0.5 and fits[s][1] > fits[size][1]),
+                        size)
         else:
             # A disc higher up is looked for around its own size's vote peak, where that size's
             # rims point, rather than around the face below: it rests up to 4 mm off that face,
