@@ -1122,19 +1122,11 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
             # the rims themselves point (the vote peak, the face below), and the better fit kept.
             # A rim of the nearest size around the reference alone is not enough: the chain would
             # take a disc a level up where the face below is, and skip one.
-            # The bottom disc's footprint also takes in what lies beside it on the board (glare,
-            # a drawn line, its shadow), which only ever makes it bigger: the size under the
-            # shortlist is looked for too, and taken where its rim shows (present by edges) and
-            # shows more (a lone 1blue on a drawn line, glare beyond it, fitted a 2 whose rim
-            # showed 0.38, which its footprint's size alone carried).
-            under = [s for s in candidates if s < min(nearest)][-1:] if below is None else []
-            searches = [((cx, cy), s) for s in nearest + under if s != size] + [(reference, s) for s in nearest + under]
+            searches = [((cx, cy), s) for s in nearest if s != size] + [(reference, s) for s in nearest]
             for (_, s), fit in zip(searches, best_circles(edges, [(start, expected[s], 0.5 * spacing)
                                                                   for start, s in searches])):
                 fits[s] = _better_fit(edges, expected[s], fits[s], fit) if s in fits else fit
             size = max(nearest, key=lambda s: fits[s][1])
-            size = next((s for s in under if _edge_presence(fits[s][1], frame) >= 0.5 and fits[s][1] > fits[size][1]),
-                        size)
         else:
             # A disc higher up is looked for around its own size's vote peak, where that size's
             # rims point, rather than around the face below: it rests up to 4 mm off that face,
@@ -1150,6 +1142,16 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
             if below is None:
                 fits[size] = _refit_around_own_peak(edges, fits[size], _own_vote_peak(peaks, size, reference, zone),
                                                     reference, expected[size], 0.5 * spacing)
+        smaller = [s for s in candidates if s < size][-1:]
+        if below is None and smaller and fits[size][1] < 1.0:
+            # The bottom disc's footprint also takes in what lies beside it on the board (glare,
+            # a drawn line, its shadow), which only ever makes it bigger: where the rim of the
+            # size fitted shows in part, the next size down is looked for too, and taken where
+            # its rim shows more and makes a disc present (lone 1s on glare layouts were read as
+            # 2s whose rims showed 0.35-0.60, carried by their footprints' size).
+            fit = _fuller_rim(edges, frame, fits[size], [(cx, cy), reference], expected[smaller[0]], 0.5 * spacing)
+            if fit is not None:
+                size, fits[smaller[0]] = smaller[0], fit
         centre, radius = fits[size][0], expected[size]
         miss = abs(found - radius)
         presence = float(1.0 / (1.0 + np.exp(-(0.5 * spacing - miss) / (0.08 * spacing))))
@@ -1189,6 +1191,13 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
             opened = cv2.morphologyEx(footprint.view(np.uint8), cv2.MORPH_OPEN, opening)
         reference, below, lower_colour = face, size, colour
     return chain
+
+
+def _fuller_rim(edges: EdgeField, frame: _Frame, fit, starts, radius: float, reach: float):
+    """The best fit (centre, coverage) of a circle of `radius` within `reach` of any of `starts`,
+    when its rim makes a disc present (`_edge_presence`) and shows more than `fit`'s; else None."""
+    best = max(best_circles(edges, [(start, radius, reach) for start in starts]), key=lambda found: found[1])
+    return best if _edge_presence(best[1], frame) >= 0.5 and best[1] > fit[1] else None
 
 
 def _own_vote_peak(peaks, size: int, reference, reach: float) -> np.ndarray:
