@@ -1142,6 +1142,16 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
             if below is None:
                 fits[size] = _refit_around_own_peak(edges, fits[size], _own_vote_peak(peaks, size, reference, zone),
                                                     reference, expected[size], 0.5 * spacing)
+        smaller = [s for s in candidates if s < size][-1:]
+        if below is None and smaller and fits[size][1] < 1.0:
+            # The bottom disc's footprint also takes in what lies beside it on the board (glare,
+            # a drawn line, its shadow), which only ever makes it bigger: where the rim of the
+            # size fitted shows in part, the next size down is looked for too, and taken where
+            # its rim shows more and makes a disc present (lone 1s on glare layouts were read as
+            # 2s whose rims showed 0.35-0.60, carried by their footprints' size).
+            fit = _fuller_rim(edges, frame, fits[size], [(cx, cy), reference], expected[smaller[0]], 0.5 * spacing)
+            if fit is not None:
+                size, fits[smaller[0]] = smaller[0], fit
         centre, radius = fits[size][0], expected[size]
         miss = abs(found - radius)
         presence = float(1.0 / (1.0 + np.exp(-(0.5 * spacing - miss) / (0.08 * spacing))))
@@ -1181,6 +1191,13 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
             opened = cv2.morphologyEx(footprint.view(np.uint8), cv2.MORPH_OPEN, opening)
         reference, below, lower_colour = face, size, colour
     return chain
+
+
+def _fuller_rim(edges: EdgeField, frame: _Frame, fit, starts, radius: float, reach: float):
+    """The best fit (centre, coverage) of a circle of `radius` within `reach` of any of `starts`,
+    when its rim makes a disc present (`_edge_presence`) and shows more than `fit`'s; else None."""
+    best = max(best_circles(edges, [(start, radius, reach) for start in starts]), key=lambda found: found[1])
+    return best if _edge_presence(best[1], frame) >= 0.5 and best[1] > fit[1] else None
 
 
 def _own_vote_peak(peaks, size: int, reference, reach: float) -> np.ndarray:
