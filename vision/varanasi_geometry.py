@@ -776,8 +776,7 @@ def _ring_of_points(centre, inner: float, reach: float, kept) -> np.ndarray:
     offsets, distance2 = _grid_offsets(math.ceil(reach / GRID_PX), GRID_PX)
     middle = np.rint(np.asarray(centre, dtype=float))
     # The bounds of `_disc_offsets`, so that the points within `inner` are those of its disc.
-    wanted = (distance2 <= reach * reach + 1e-9) & ((distance2 > inner * inner + 1e-9)
-                                                    | (offsets == kept - middle).all(axis=1))
+    wanted = _within_reach(distance2, reach) & (~_within_reach(distance2, inner) | (offsets == kept - middle).all(axis=1))
     return offsets[wanted] + middle
 
 
@@ -793,7 +792,13 @@ def _disc_offsets(reach: float, spacing: float) -> np.ndarray:
     """The offsets of `_disc_of_points`, once per reach: a tower's searches keep their reaches
     from round to round (about two calls in three on the bench find them here)."""
     offsets, distance2 = _grid_offsets(math.ceil(reach / spacing), spacing)
-    return offsets[distance2 <= reach * reach + 1e-9]
+    return offsets[_within_reach(distance2, reach)]
+
+
+def _within_reach(distance2: np.ndarray, reach: float) -> np.ndarray:
+    """Which squared distances lie within `reach`, a hair beyond it included (grid points exactly
+    on the bound stay in despite rounding)."""
+    return distance2 <= reach * reach + 1e-9
 
 
 @lru_cache(maxsize=64)
