@@ -13,6 +13,8 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from vision.varanasi_rims import score_rims
+
 WORK_SCALE = 0.5
 RIM_ANGLES = 48
 # An edge counts once its gradient is this many times the frame's median gradient, which on a
@@ -50,11 +52,6 @@ VOTE_WEIGHT = 2.0 * np.pi
 # Gradients are float32: float32 tables keep products from being widened to float64.
 _COS32 = _COS.astype(np.float32)
 _SIN32 = _SIN.astype(np.float32)
-# The same repeated for each of a rim band's three samples (RIM_ANGLES, 3): multiplied with the
-# band's samples (n, RIM_ANGLES, 3) numpy then runs one loop over each centre's samples, not
-# one over every three.
-_BAND_COS32 = np.repeat(_COS32[:, None], 3, axis=1)
-_BAND_SIN32 = np.repeat(_SIN32[:, None], 3, axis=1)
 
 
 @dataclass(frozen=True)
@@ -354,21 +351,10 @@ def _smoothed_vote_planes(edges: EdgeField, radii: np.ndarray):
         yield votes
 
 
-@lru_cache(maxsize=1024)
-def _rim_offsets(radius_quarters: int, width: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, int]:
-    """Offsets of the samples across a rim of radius/4 pixels, (angles, 5), in order of increasing
-    radius: the inner side, the band's inner edge, the rim, the band's outer edge, the outer
-    side. Returns (dy, dx, the band's three flat offsets in an image `width` pixels wide (angles,
-    3), all five with the first and last directions repeated after and before the others
-    (angles + 2, 5; see `_rim_samples`), farthest reach), the flat offsets contiguous."""
-    radius = radius_quarters / 4.0
-    radii = radius + np.array([-VALLEY_SIDE_PX, -RIM_BAND_PX, 0.0, RIM_BAND_PX, VALLEY_SIDE_PX])
-    # Index arrays of numpy's own index type: others are converted at every lookup.
-    dx = np.rint(radii[None, :] * _COS[:, None]).astype(np.intp)
-    dy = np.rint(radii[None, :] * _SIN[:, None]).astype(np.intp)
-    reach = int(max(np.abs(dx).max(), np.abs(dy).max()))
-    flat = dy * width + dx
-    return dy, dx, np.ascontiguousarray(flat[:, 1:4]), np.concatenate([flat[-1:], flat, flat[:1]]), reach
+# Where each direction of a rim test is sampled, across the circle from inside out (added to
+# its radius): the inner side, the band's inner edge, the circle, the band's outer edge, the
+# outer side.
+_ACROSS_RIM = np.array([-VALLEY_SIDE_PX, -RIM_BAND_PX, 0.0, RIM_BAND_PX, VALLEY_SIDE_PX])
 
 
 def rim_scores(
@@ -404,219 +390,69 @@ def rim_hits(edges: EdgeField, centre, radius: float, exclude=(), gap: float = 0
 
 
 def _rim_scores(
-    edges: EdgeField, circles, known: "RimsToExclude | None", strictness: float, valley: "DarkLine | None",
+    edges: EdgeField, circles, known: "RimsToExclude", strictness: float, valley: "DarkLine | None",
     whole_circle: bool = False, scattered: bool = False, hits_only: bool = False,
 ) -> tuple[np.ndarray, ...]:
     """`rim_scores` of several groups of centres, (centres, radius) each, in one pass, their
-    scores one after the other: a call costs much more than the samples of one more group. The
-    rims to exclude come as `_rims_to_exclude` made them. With
+    scores one after the other. The rims to exclude come as `_rims_to_exclude` made them. With
     `scattered`, a third array: the share of directions that pass before the run rule. With
     `hits_only`, instead the directions that count (n, RIM_ANGLES booleans)."""
-    # Edge tests read only the band's three samples of each direction, dark-line tests all five
-    # and those of the directions either way.
-    arcs = valley is not None
-    centres = [_whole_pixels(points) for points, _ in circles]
     if len(circles) == 1:
-        flat, judged = _rim_samples(edges, centres[0], circles[0][1], arcs)
+        centres = _as_centres(circles[0][0])
     else:
-        # Every group's samples written into one array (no copies to join).
-        flat = np.empty((sum(map(len, centres)), *_rim_sample_shape(arcs)), dtype=np.intp)
-        start, inside = 0, []
-        for points, (_, radius) in zip(centres, circles):
-            inside.append(_rim_samples(edges, points, radius, arcs, flat[start:start + len(points)])[1])
-            start += len(points)
-        if all(shown is None for shown in inside):
-            judged = None  # every direction of every centre lies in the image: the usual case
-        else:
-            judged = np.concatenate([np.ones((len(points), RIM_ANGLES), dtype=bool) if shown is None else shown
-                                     for points, shown in zip(centres, inside)])
-    gx, gy = edges.gx.reshape(-1), edges.gy.reshape(-1)
-    if valley is not None:
-        # Gathers by `take` from contiguous index copies, arithmetic in place (as below).
-        on_circle = np.ascontiguousarray(flat[:, 1:-1, 2])
-        sharpness = gx.take(on_circle)
-        sharpness *= _COS32
-        across = gy.take(on_circle)
-        across *= _SIN32
-        sharpness += across
-        np.abs(sharpness, out=sharpness)
-        # The mean of each direction and its neighbours either way (wrapping around the circle),
-        # in float32: their sums (whole grey levels, exact in 16 bits) are compared through their
-        # minima, and only those are made float32 and divided, as correctly rounded division
-        # keeps their order.
-        lightness = edges.lightness.take(flat)
-        sums = lightness[:, :-2] + lightness[:, 1:-1]
-        sums += lightness[:, 2:]
-        sides = np.minimum(sums[..., 0], sums[..., 4]).astype(np.float32)
-        sides /= np.float32(3.0)
-        sides -= np.float32(max(valley.depth / VALLEY_ARC_EASING, VALLEY_LEAST_DEPTH))
-        # Pairwise minima: numpy reduces a short last axis slowly.
-        darkest = np.minimum(sums[..., 1], sums[..., 2])
-        np.minimum(darkest, sums[..., 3], out=darkest)
-        darkest = darkest.astype(np.float32)
-        darkest /= np.float32(3.0)
-        hits = darkest < sides
-        hits &= valley.allowed.take(valley.labels.reshape(-1).take(np.ascontiguousarray(flat[:, 1:-1, 4])))
+        centres = np.concatenate([_as_centres(points) for points, _ in circles])
+    counts = np.array([len(points) for points, _ in circles], dtype=np.int64)
+    radii = np.array([radius for _, radius in circles], dtype=np.float64)
+    height, width = edges.shape
+    if valley is None:
+        floor, lightness, labels, allowed, bar = edges.rim_floor(strictness), _NO_LIGHTNESS, _NO_LABELS, _NO_LABELS_ALLOWED, np.float32(0.0)
     else:
-        # The band's contiguous indices, gathered from by `take` and worked in place (the same
-        # float32 operations in the same order): numpy's fancy indexing of three planes through
-        # a strided index costs more than the arithmetic on a few hundred samples. (Here and
-        # above, the arrays' own `take`: np.take's wrapper costs a few microseconds a call.)
-        band = flat
-        radial = gx.take(band)
-        radial *= _BAND_COS32
-        across = gy.take(band)
-        across *= _BAND_SIN32
-        radial += across
-        np.abs(radial, out=radial)
-        # A rim crossed at a slant (another disc's rim) is not this circle's rim.
-        aligned = radial >= edges.rim_floor(strictness).take(band)
-        hits = aligned[..., 0] | aligned[..., 1] | aligned[..., 2]  # faster than any() on 3
-        sharpness = radial[..., 1].copy()  # the band's middle samples lie on the circle
-    if known is not None:
-        clear = _clear_of(known, centres, circles)
-        judged = clear if judged is None else judged & clear
-    if judged is not None:
-        hits &= judged
-    # Runs of five directions for a dark line (see VALLEY_ARC_EASING), of three for a rim.
-    counted = _in_runs(hits, 2 if valley is not None else 1)
+        floor, lightness, labels, allowed = _NO_FLOOR, edges.lightness, valley.labels.reshape(-1), valley.allowed
+        bar = np.float32(max(valley.depth / VALLEY_ARC_EASING, VALLEY_LEAST_DEPTH))
+    counted, coverage, sharpness, spread = score_rims(
+        edges.gx.reshape(-1), edges.gy.reshape(-1), width, height, centres, counts, radii, _ACROSS_RIM, _COS, _SIN,
+        _COS32, _SIN32, floor, lightness, labels, allowed, bar, known.centres, known.bounds2, valley is not None, whole_circle,
+        2 if valley is not None else 1, hits_only)
     if hits_only:
         return counted
-    return _shares(counted, sharpness, judged, whole_circle, hits if scattered else None)
+    return (coverage, sharpness, spread) if scattered else (coverage, sharpness)
 
 
-def _shares(counted: np.ndarray, sharpness: np.ndarray, judged: np.ndarray | None, whole_circle: bool,
-            scattered: np.ndarray | None = None) -> tuple[np.ndarray, ...]:
-    """(coverage, sharpness) of each centre from the directions that count and the sharpness by
-    direction and the directions judged (None: every one), then the share of `scattered` if
-    given; see `rim_scores`. In float64, every share divided by one denominator."""
-    if judged is not None:
-        sharpness *= judged
-    if judged is None or whole_circle:
-        denominator = np.float64(RIM_ANGLES)
-    else:
-        shown = judged.sum(axis=1)
-        # Less than a third of the rim judged scores 0: finite shares over infinity.
-        denominator = np.where(shown >= RIM_ANGLES / 3, shown, np.inf)
-    shares = (counted.sum(axis=1) / denominator, sharpness.sum(axis=1) / denominator)
-    return shares if scattered is None else (*shares, scattered.sum(axis=1) / denominator)
+# What a rim test passes for the inputs of the other kind of test (see `score_rims`).
+_NO_FLOOR = np.zeros(0, dtype=np.float32)
+_NO_LIGHTNESS = np.zeros(0, dtype=np.uint16)
+_NO_LABELS = np.zeros(0, dtype=np.uint8)
+_NO_LABELS_ALLOWED = np.zeros(0, dtype=bool)
 
 
 class RimsToExclude(NamedTuple):
-    """Rims (x, y, r) to leave out of rim tests, ready for `_clear_of`: their centres' x and y
-    and the squared radii of the annulus within the gap of each rim, each (k, 1, 1) (one per
-    rim, over centres and directions), with the types the rims and the gap give them."""
+    """Rims (x, y, r) to leave out of rim tests, as `score_rims` takes them: their centres
+    (k, 2; float32, as the rims are compared) and the squared outer and inner radii of the
+    annulus within the gap of each (k, 2; in the type the rims and the gap give them, float64
+    here either way, which compares the same)."""
 
-    x: np.ndarray
-    y: np.ndarray
-    outer2: np.ndarray
-    inner2: np.ndarray
+    centres: np.ndarray
+    bounds2: np.ndarray
 
 
-def _rims_to_exclude(exclude, gap: float) -> RimsToExclude | None:
-    """`exclude` (x, y, r of known neighbours) as `_rim_scores` takes it; None if there is none."""
+def _rims_to_exclude(exclude, gap: float) -> RimsToExclude:
+    """`exclude` (x, y, r of known neighbours) as `_rim_scores` takes it."""
     if len(exclude) == 0:
-        return None
-    known = np.asarray(exclude, dtype=np.float32)[:, :, None, None]
-    return RimsToExclude(known[:, 0], known[:, 1], (known[:, 2] + gap) ** 2, np.maximum(known[:, 2] - gap, 0.0) ** 2)
+        return _NO_RIMS
+    known = np.asarray(exclude, dtype=np.float32)
+    radii = known[:, 2]
+    outer2, inner2 = (radii + gap) ** 2, np.maximum(radii - gap, 0.0) ** 2
+    return RimsToExclude(np.ascontiguousarray(known[:, :2]), np.stack([outer2, inner2], axis=1).astype(np.float64))
 
 
-def _clear_of(known: RimsToExclude, centres: list, circles) -> np.ndarray:
-    """Which directions (n, RIM_ANGLES) of the rims of `circles` (their centres rounded in
-    `centres`, see `_whole_pixels`) lie farther than the gap from every known rim: outside each
-    annulus r ± gap, in squares (float32 distances, as the rims are given)."""
-    if len(circles) == 1:
-        steps = _rim_steps(circles[0][1])
-    else:
-        steps = np.repeat(np.stack([_rim_steps(radius) for _, radius in circles]), list(map(len, centres)), axis=0)
-    centres = np.concatenate(centres) if len(centres) > 1 else centres[0]
-    centres = centres.astype(np.float32)
-    # In place where the shapes allow: on the pixel-by-pixel searches these arrays are large.
-    distance2 = centres[:, 0, None] + steps[..., 0, :]
-    distance2 = distance2 - known.x  # (k, n, directions)
-    np.square(distance2, out=distance2)
-    across = centres[:, 1, None] + steps[..., 1, :]
-    across = across - known.y
-    np.square(across, out=across)
-    distance2 += across
-    clear = distance2 > known.outer2
-    clear |= distance2 < known.inner2
-    return clear[0] if len(clear) == 1 else clear.all(axis=0)
+_NO_RIMS = RimsToExclude(np.zeros((0, 2), dtype=np.float32), np.zeros((0, 2), dtype=np.float64))
 
 
-@lru_cache(maxsize=1024)
-def _rim_steps(radius: float) -> np.ndarray:
-    """(2, directions) float32: the steps from a centre to its rim of `radius`, x then y (as a
-    float32 radius times the float32 directions, once per radius)."""
-    return np.stack([np.float32(radius) * _COS32, np.float32(radius) * _SIN32])
-
-
-def _in_runs(hits: np.ndarray, reach: int) -> np.ndarray:
-    """The hits [n, directions] that lie in a run of at least 2 * reach + 1 neighbouring
-    directions around the circle (wrapping)."""
-    # Each direction's neighbourhood counted by one matrix product (whole numbers, exact): fewer
-    # and cheaper calls than shifted copies of the hits.
-    window = _run_window(reach)
-    middles = hits.astype(np.float32) @ window == 2 * reach + 1  # the middles of full runs
-    return middles.astype(np.float32) @ window > 0
-
-
-@lru_cache(maxsize=4)
-def _run_window(reach: int) -> np.ndarray:
-    """(directions, directions) float32: column i picks direction i and its `reach` neighbours
-    either way around the circle."""
-    apart = (np.arange(RIM_ANGLES)[:, None] - np.arange(RIM_ANGLES)[None, :]) % RIM_ANGLES
-    return (np.minimum(apart, RIM_ANGLES - apart) <= reach).astype(np.float32)
-
-
-def _whole_pixels(centres) -> np.ndarray:
-    """Centres (n, 2) rounded to whole pixels, as indices (the searches' grids come as arrays
-    already: the same whole numbers without converting them again)."""
-    if type(centres) is not np.ndarray or centres.ndim != 2:
-        centres = np.atleast_2d(np.asarray(centres, dtype=float))
-    return np.rint(centres).astype(np.intp)
-
-
-def _rim_sample_shape(arcs: bool) -> tuple[int, int]:
-    """(directions, samples) of each centre's rim samples, see `_rim_samples`."""
-    return (RIM_ANGLES + 2, 5) if arcs else (RIM_ANGLES, 3)
-
-
-def _rim_samples(edges: EdgeField, centres: np.ndarray, radius: float, arcs: bool, out=None) -> tuple[np.ndarray, np.ndarray | None]:
-    """Flat indices of the samples across the rim of `radius` around each of `centres` (whole
-    pixels): without `arcs`, the band's three of each direction (n, angles, 3); with `arcs`, all
-    five (see `_rim_offsets`), the first and last directions repeated after and before the others
-    (n, angles + 2, 5), so that each direction's arc of three is a slice; written into `out` if
-    given. Also which directions lie in the image, all five samples of them (n, angles; None:
-    every one)."""
-    height, width = edges.shape
-    dy, dx, band, wrapped, reach = _rim_offsets(int(round(radius * 4)), width)
-    # The bounds of both axes at once first (two reductions fewer); they cannot fail where a
-    # centre is at least `reach` inside a square of the image's shorter side.
-    if centres.min() >= reach and (centres.max() < min(width, height) - reach or _within(centres, reach, width, height)):
-        # Every sample of every candidate lies in the image: the usual case, and a cheap one.
-        return np.add(centres.dot(_flat_strides(width))[:, None, None], wrapped if arcs else band, out=out), None
-    ys = centres[:, 1, None, None] + dy[None]
-    xs = centres[:, 0, None, None] + dx[None]
-    inside = (xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)
-    flat = np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1)
-    flat = np.concatenate([flat[:, -1:], flat, flat[:, :1]], axis=1) if arcs else flat[..., 1:4]
-    if out is None:
-        return np.ascontiguousarray(flat), inside.all(axis=2)
-    out[...] = flat
-    return out, inside.all(axis=2)
-
-
-@lru_cache(maxsize=16)
-def _flat_strides(width: int) -> np.ndarray:
-    """(x, y) steps of flat indices in an image `width` pixels wide."""
-    return np.array([1, width], dtype=np.intp)
-
-
-def _within(centres: np.ndarray, reach: int, width: int, height: int) -> bool:
-    """Whether every centre lies at least `reach` pixels inside the image's right and bottom edges."""
-    high = centres.max(axis=0)
-    return high[0] < width - reach and high[1] < height - reach
+def _as_centres(centres) -> np.ndarray:
+    """Centres as `score_rims` takes them, (n, 2) float64 (the searches' grids come so already)."""
+    if type(centres) is np.ndarray and centres.ndim == 2 and centres.dtype == np.float64 and centres.flags.c_contiguous:
+        return centres
+    return np.ascontiguousarray(np.atleast_2d(np.asarray(centres, dtype=np.float64)))
 
 
 def best_circle(
@@ -717,7 +553,7 @@ def _best_of(centres: np.ndarray, scores) -> tuple[np.ndarray, float]:
     return centres[index], float(scores[0][index])
 
 
-def _around(edges: EdgeField, points, known: "RimsToExclude | None", strictness: float,
+def _around(edges: EdgeField, points, known: "RimsToExclude", strictness: float,
             valley: "DarkLine | None") -> list[tuple[np.ndarray, tuple[np.ndarray, ...]]]:
     """(centres, scores) of each (point, radius) of `points` and its 8 neighbours, in one pass."""
     if not points:

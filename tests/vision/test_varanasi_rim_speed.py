@@ -1,4 +1,5 @@
-"""Rim scores' faster forms give the plain forms' values bit for bit (floats compared as bytes)."""
+"""Rim scores' faster forms (the compiled rim tests among them) give the plain forms' values bit for
+bit (floats compared as bytes)."""
 from __future__ import annotations
 
 import cv2
@@ -13,14 +14,12 @@ from vision.varanasi_geometry import (
     _best,
     _disc_of_points,
     _disc_offsets,
-    _rim_offsets,
     _rim_scores,
     _rims_to_exclude,
-    _run_window,
-    _whole_pixels,
     best_circles,
     best_circles_and_grid_points,
     circles_beyond,
+    rim_hits,
     edge_field,
 )
 
@@ -28,7 +27,7 @@ _ANGLES = np.linspace(0.0, 2.0 * np.pi, RIM_ANGLES, endpoint=False)
 _COS32, _SIN32 = np.cos(_ANGLES).astype(np.float32), np.sin(_ANGLES).astype(np.float32)
 
 
-def _plain_rim_scores(edges, circles, exclude, gap, strictness, valley, whole_circle=False, scattered=False):
+def _plain_rim_scores(edges, circles, exclude, gap, strictness, valley, whole_circle=False, scattered=False, hits_only=False):
     """Rim scores as 86df3bb worked them out: every sample's five offsets gathered, the known rims'
     annuli and the shares each from the rims given, the arcs' means of float32 lightness divided
     before their minima."""
@@ -69,9 +68,12 @@ def _plain_rim_scores(edges, circles, exclude, gap, strictness, valley, whole_ci
         within = distance2 < np.maximum(known[:, 2] - gap, 0.0) ** 2
         judged &= (outside | within).all(axis=0)
     hits &= judged
-    reach = 2 if valley is not None else 1
-    window = _run_window(reach)
-    counted = (hits.astype(np.float32) @ window == 2 * reach + 1).astype(np.float32) @ window > 0
+    # Runs of five directions around the circle for a dark line, of three for a rim.
+    shifts = range(-2, 3) if valley is not None else range(-1, 2)
+    middles = np.all([np.roll(hits, shift, axis=1) for shift in shifts], axis=0)
+    counted = np.any([np.roll(middles, shift, axis=1) for shift in shifts], axis=0)
+    if hits_only:
+        return counted
 
     def shares(hits):
         if whole_circle:
@@ -126,6 +128,18 @@ def test_rim_scores_are_the_plain_ones_bit_for_bit(seed, dark_line, groups, excl
         assert len(new) == len(plain) and all(_same(a, b) for a, b in zip(new, plain))
 
 
+@pytest.mark.parametrize("seed", [0, 1])
+def test_rim_hits_are_the_directions_that_count(seed):
+    # The drawn-line test reads which directions counted, not only how many.
+    edges, _ = _tower_edges(seed)
+    exclude = [(80.0, 75.0, 50.0)]
+    for centre, radius in [((86, 70), 36.0), ((90.4, 74.6), 22.0), ((175, 20), 30.0), ((80, 75), 49.6)]:
+        hits = rim_hits(edges, centre, radius, exclude, 4.0, 1.5)
+        plain = _plain_rim_scores(edges, [(centre, radius)], exclude, 4.0, 1.5, None, hits_only=True)[0]
+        assert _same(hits, plain)
+    assert rim_hits(edges, (86, 70), 36.0).sum() > RIM_ANGLES // 2
+
+
 def test_best_circles_take_the_known_rims_once_for_every_pass(monkeypatch):
     # The known rims are converted once per call, not once per pass (grid, pixels, refinement).
     import vision.varanasi_geometry as geometry
@@ -136,15 +150,6 @@ def test_best_circles_take_the_known_rims_once_for_every_pass(monkeypatch):
     found = best_circles(edges, [((86, 70), 36.0, 6.0), ((90, 74), 22.0, 6.0)], [(80.0, 75.0, 50.0)], 4.0)
     assert len(made) == 1
     assert all(coverage > 0.5 for _, coverage in found)
-
-
-def test_dark_line_samples_repeat_the_first_and_last_directions_around():
-    # A dark-line test reads each direction's arc of three as one slice of the samples.
-    dy, dx, band, wrapped, reach = _rim_offsets(4 * 30, 200)
-    flat = dy * 200 + dx
-    assert _same(band, np.ascontiguousarray(flat[:, 1:4]))
-    assert _same(wrapped, np.concatenate([flat[-1:], flat, flat[:1]]))
-    assert wrapped.flags.c_contiguous and reach == 34
 
 
 @pytest.mark.parametrize("spacing", [1.0, 3.0])
@@ -168,13 +173,18 @@ def test_dark_line_tests_gather_lightness_in_16_bits():
 
 
 @pytest.mark.parametrize("centres", [
-    (40.5, 17.49), [[3.5, 2.5], [-1.5, 7.0]], np.array([[3.5, 2.5], [4.4999, 8.5]]),
-    np.array([[3.5, 2.5]], dtype=np.float32), np.array([[3, 2], [7, 9]]), np.array([12.5, 3.0]),
+    (40.5, 17.49), [[43.5, 42.5], [41.5, 47.0]], np.array([[43.5, 42.5], [44.4999, 48.5]]),
+    np.array([[43.5, 42.5]], dtype=np.float32), np.array([[43, 42], [47, 49]]), np.array([42.5, 43.0]),
+    np.array([[43.5, 9.0, 44.5, 46.5]])[:, 1::2],
 ])
-def test_centres_round_to_whole_pixels_as_the_plain_form(centres):
-    # The searches' grids come as 2-D float arrays and skip the conversion; others convert.
+def test_centres_of_any_form_are_rounded_to_whole_pixels_half_to_even(centres):
+    # Tuples, lists, float32, integer and strided arrays are all scored at the whole pixels
+    # numpy's rint gives them.
+    edges, _ = _tower_edges(0)
     plain = np.rint(np.atleast_2d(np.asarray(centres, dtype=float))).astype(np.intp)
-    assert _same(_whole_pixels(centres), plain)
+    for scores, expected in zip(_rim_scores(edges, [(centres, 36.0)], _rims_to_exclude((), 0.0), 1.0, None),
+                                _plain_rim_scores(edges, [(plain, 36.0)], (), 0.0, 1.0, None)):
+        assert _same(scores, expected)
 
 
 @pytest.mark.parametrize("seed", [0, 1])
