@@ -16,6 +16,7 @@ import numpy as np
 from vision.varanasi_rims import score_rims
 
 WORK_SCALE = 0.5
+# At most 62: the compiled rim tests take a circle's directions as the bits of one int64.
 RIM_ANGLES = 48
 # An edge counts once its gradient is this many times the frame's median gradient, which on a
 # mostly empty board is the sensor noise; a floor keeps a flat synthetic image from lighting up.
