@@ -410,6 +410,8 @@ def _rim_scores(
     else:
         floor, lightness, labels, allowed = _NO_FLOOR, edges.lightness, valley.labels.reshape(-1), valley.allowed
         bar = np.float32(max(valley.depth / VALLEY_ARC_EASING, VALLEY_LEAST_DEPTH))
+    # Hits count in runs of five directions for a dark line (see VALLEY_ARC_EASING), of three for
+    # a rim; the floor's radial alignment keeps a rim crossed at a slant (another disc's) out.
     counted, coverage, sharpness, spread = score_rims(
         edges.gx.reshape(-1), edges.gy.reshape(-1), width, height, centres, counts, radii, _ACROSS_RIM, _COS, _SIN,
         _COS32, _SIN32, floor, lightness, labels, allowed, bar, known.centres, known.bounds2, valley is not None, whole_circle,
