@@ -387,7 +387,7 @@ def rim_scores(
 
 def rim_hits(edges: EdgeField, centre, radius: float, exclude=(), gap: float = 0.0, strictness: float = 1.0) -> np.ndarray:
     """The directions (RIM_ANGLES booleans) that count towards `rim_scores`' coverage of one circle."""
-    return _rim_scores(edges, [(np.atleast_2d(centre), radius)], _rims_to_exclude(exclude, gap), strictness, None, hits_only=True)[0]
+    return _rim_scores(edges, [(centre, radius)], _rims_to_exclude(exclude, gap), strictness, None, hits_only=True)[0]
 
 
 def _rim_scores(
