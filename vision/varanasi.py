@@ -304,7 +304,9 @@ class _Frame:
     # lamp's grey axis: a black face lit lighter than in calibration takes more of a tinted
     # lamp's tint. Pixel labels keep the plain lightness axis: they shape footprints and rim
     # tests, and with the grey axis white pixels on a cream board moved between white and board
-    # (the plain bench lost a 2white and a 1yellow on S1 ill03b).
+    # (the plain bench lost a 2white and a 1yellow on S1 ill03b). Rings, not labels, also allow
+    # for glare on a face (`GlareModel`), whose clipped channels turn its hue: the ring's median
+    # is what names a disc, and it is where an orange face washed yellow was lost.
     ring_colours: ColourModel
     board: dict
     board_area: np.ndarray | None
@@ -334,7 +336,8 @@ class _Frame:
             pieces = PieceSet.from_json(profile["pieceset"])
             scale = ScaleField(*profile["px_per_mm"])
             colours = ColourModel.from_profile({c: profile["colours"][c] for c in pieces.colours})
-            ring_colours = ColourModel.from_profile({c: profile["colours"][c] for c in pieces.colours}, tinted_greys=True)
+            ring_colours = ColourModel.from_profile({c: profile["colours"][c] for c in pieces.colours}, tinted_greys=True,
+                                                    glare=True)
             rims = tuple(float(profile["colours"][c]["rim_coverage"]) for c in pieces.colours)
             weakest = min(rims)
             weakest_votes = min(float(profile["colours"][c]["rim_votes"]) for c in pieces.colours)

@@ -28,6 +28,16 @@ LIGHTING_SPREAD_L = 25.0
 LIGHTING_SPREAD_CHROMA = 15.0
 # Below this chroma a colour (white, black, grey) has no direction to wash out along.
 MIN_CHROMA = 8.0
+# Glare (a specular highlight) adds white light to a face. Once a channel clips at the sensor's
+# full scale the others still grow, which turns the hue (an orange face towards yellow): the
+# lighting spread above, which keeps the hue, does not allow for it. A ring may instead be the
+# colour under some glare, with this prior probability: glare is the exception. Any prior from
+# 0.001 to 0.1 keeps a glare-washed orange likely enough for the inventory to name it (P 0.14 and
+# more) while no ring of the benches reads worse (see docs, "Glare on a disc's whole face").
+GLARE_PRIOR = 0.01
+# Glare strengths tried, as the share of full scale added to every channel: up to a face clipped
+# white, in steps of 5 grey levels (steps half as fine gave every ring's reading the same).
+GLARE_STRENGTHS = np.linspace(0.0, 1.0, 51)
 
 
 def srgb_to_lab(rgb) -> np.ndarray:
@@ -124,11 +134,13 @@ class ColourModel:
     means: np.ndarray  # (k, 3)
     whitening: np.ndarray  # (3, 3k): x @ whitening[:, 3i:3i+3] has unit covariance under colour i
     log_norms: np.ndarray  # (k,)
+    glare: "GlareModel | None" = None  # when set, `log_likelihoods` allows for glare on a face
 
     @classmethod
-    def from_profile(cls, colours: dict, tinted_greys: bool = False) -> "ColourModel":
+    def from_profile(cls, colours: dict, tinted_greys: bool = False, glare: bool = False) -> "ColourModel":
         """The models of the profile's `colours`; with `tinted_greys`, a colour without chroma of
-        its own under the lamp grows lighter along the lamp's grey axis (see `lightness_direction`)."""
+        its own under the lamp grows lighter along the lamp's grey axis (see `lightness_direction`);
+        with `glare`, each colour may also be seen under glare (see `GlareModel`)."""
         names = tuple(colours)
         means = np.array([colours[n]["lab_mean"] for n in names], dtype=float)
         grey_axis = lamp_grey_axis(means, [colours[n]["hint_srgb"] for n in names]) if tinted_greys else None
@@ -139,7 +151,7 @@ class ColourModel:
         ])
         whitening = np.concatenate([np.linalg.cholesky(np.linalg.inv(c)) for c in covariances], axis=1)
         log_norms = -0.5 * np.log(np.linalg.det(covariances))
-        return cls(names, means, whitening, log_norms)
+        return cls(names, means, whitening, log_norms, GlareModel.from_profile(colours) if glare else None)
 
     def distances2(self, lab: np.ndarray) -> np.ndarray:
         """(n, 3) Lab -> (k, n) squared Mahalanobis distances to each colour, a row per colour.
@@ -165,8 +177,59 @@ class ColourModel:
         return self.whitening.astype(np.float32), centres.astype(np.float32)
 
     def log_likelihoods(self, lab: np.ndarray) -> np.ndarray:
-        """(n, 3) Lab -> (n, k) Gaussian log-likelihoods (up to a shared constant)."""
-        return (self.log_norms[:, None] - 0.5 * self.distances2(lab)).T
+        """(n, 3) Lab -> (n, k) Gaussian log-likelihoods (up to a shared constant); with a glare
+        model, of the colour as lit or (with the prior GLARE_PRIOR) under glare."""
+        lit = (self.log_norms[:, None] - 0.5 * self.distances2(lab)).T
+        if self.glare is None:
+            return lit
+        return np.logaddexp(lit, math.log(GLARE_PRIOR) + self.glare.log_likelihoods(lab))
+
+
+@dataclass(frozen=True)
+class GlareModel:
+    """Each colour as glare shows it: its calibrated colour with white light added to every
+    channel (`glare_path`), each point with the spread calibration saw. The path itself spans the
+    lightening and the washing out that the lighting spread stands for, so that spread is not
+    added again (with it, a bluish white face fitted a blue under glare)."""
+
+    # (k, m, 3): each colour's path whitened by that colour, padded with infinitely far points
+    # to the longest path (a colour without a path is all such points)
+    whitened_paths: np.ndarray
+    whitening: np.ndarray  # (3, 3k), as ColourModel's, from the calibrated covariances only
+    log_norms: np.ndarray  # (k,)
+
+    @classmethod
+    def from_profile(cls, colours: dict) -> "GlareModel":
+        covariances = [np.array(c["lab_covariance"], dtype=float) for c in colours.values()]
+        whitenings = [np.linalg.cholesky(np.linalg.inv(c)) for c in covariances]
+        paths = [glare_path(np.array(c["lab_mean"], dtype=float)) for c in colours.values()]
+        whitened = np.full((len(paths), max(1, max(map(len, paths))), 3), np.inf)
+        for index, (path, whitening) in enumerate(zip(paths, whitenings)):
+            whitened[index, :len(path)] = path @ whitening
+        log_norms = -0.5 * np.log([np.linalg.det(c) for c in covariances])
+        return cls(whitened, np.concatenate(whitenings, axis=1), log_norms)
+
+    def log_likelihoods(self, lab: np.ndarray) -> np.ndarray:
+        """(n, 3) Lab -> (n, k): for each colour, the log-likelihood at the best glare strength
+        (−inf for a colour without a path)."""
+        whitened = (np.atleast_2d(np.asarray(lab, dtype=float)) @ self.whitening).reshape(-1, len(self.log_norms), 1, 3)
+        offsets = whitened - self.whitened_paths  # (n, k, m, 3)
+        return self.log_norms - 0.5 * np.einsum("nkmc,nkmc->nkm", offsets, offsets).min(axis=2)
+
+
+def glare_path(mean_lab: np.ndarray) -> np.ndarray:
+    """The Lab colours (m, 3) of a face of calibrated colour `mean_lab` under ever stronger glare:
+    white light added to every channel, clipped at full scale. Added in linear light, as physics
+    has it, and in the encoded values, as a camera whose tone curve rolls each channel off on its
+    own shows it (a saturated orange then turns yellow before it whitens); the truth of a real
+    camera lies between, and the better fit counts. Only points with chroma left
+    (MIN_CHROMA): a face washed to grey tells no colour, and a grey (black, white under a neutral
+    lamp) has no path (its lightening is the lamp's grey axis already)."""
+    encoded = lab_to_srgb(mean_lab)[0] / 255.0
+    in_linear_light = _linear_to_srgb(_srgb_to_linear(255.0 * encoded) + GLARE_STRENGTHS[:, None])
+    in_encoded_values = 255.0 * np.clip(encoded + GLARE_STRENGTHS[:, None], 0.0, 1.0)
+    path = srgb_to_lab(np.concatenate([in_linear_light, in_encoded_values]))
+    return path[np.hypot(path[:, 1] - 128.0, path[:, 2] - 128.0) >= MIN_CHROMA]
 
 
 def lightness_direction(mean: np.ndarray, grey_axis: np.ndarray | None) -> np.ndarray:
