@@ -745,11 +745,11 @@ def _peaks_resting_on(size: int, accepted: dict, context: _EdgeContext) -> list[
 
 def _shows_no_face(context: _EdgeContext, accepted: dict, size: int, centre, radius: float) -> bool:
     """Whether a bottom disc under accepted discs shows no face of its own: the ring it would
-    show around the disc right above it is the board beyond its rim in shade. A tower's shadow
-    and, through a tilted camera, its side band lie beside it on the board and their outer edge
-    can pass for the rim of a bigger disc under it; a real disc's face has its own colour there.
-    Not asked when the set has a colour the camera can barely tell from the board (white on
-    cream): such a face is the board's colour, a shade of it only darker."""
+    show around the disc right above it is the board beyond its rim, in shade or partly so. A
+    tower's shadow and, through a tilted camera, its side band lie beside it on the board and
+    their outer edge can pass for the rim of a bigger disc under it; a real disc's face has its
+    own colour there. Not asked when the set has a colour the camera can barely tell from the
+    board (white on cream): such a face is the board's colour, a shade of it only darker."""
     if not _bottom_under_found(size, accepted) or context.frame.board_like_colours:
         return False
     top = max(s for s in accepted if s < size)  # the disc right above it
@@ -764,8 +764,7 @@ def _shows_no_face(context: _EdgeContext, accepted: dict, size: int, centre, rad
     if np.count_nonzero(ring) < MIN_RING_PIXELS or np.count_nonzero(beyond) < MIN_RING_PIXELS:
         return False
     lab = context.edges.lab_bytes[window]
-    step = context.edges.threshold / SOBEL_GAIN
-    return _shaded_board(np.median(lab[ring], axis=0), np.median(lab[beyond], axis=0), step, context.frame)
+    return _shaded_board(np.median(lab[ring], axis=0), np.median(lab[beyond], axis=0), context.frame)
 
 
 def _bottom_under_found(size: int, accepted: dict) -> bool:
@@ -901,14 +900,17 @@ def _band_medians(bands: list[np.ndarray]) -> np.ndarray:
     return (padded[rows, (lengths - 1) // 2] + padded[rows, lengths // 2]) / np.float32(2.0)
 
 
-def _shaded_board(ring_lab: np.ndarray, board_lab: np.ndarray, step: float, frame: _Frame) -> bool:
-    """Whether a ring's median Lab is the board's beyond it in shade: darker by at least `step`
-    (the lightness step the edge threshold stands for: a shade that drew a rim is that much darker
-    than the board beyond it), and of nearly its chromaticity (shade dims all three channels
-    alike) — nearer to it than SHADE_CHROMA_SHARE of the way to the set's colour whose
-    chromaticity is nearest the board's. A set with a colour of the board's chromaticity (black,
-    white, grey on a neutral board) leaves almost no room."""
-    if board_lab[0] - ring_lab[0] < step:
+def _shaded_board(ring_lab: np.ndarray, board_lab: np.ndarray, frame: _Frame) -> bool:
+    """Whether a ring's median Lab is the board's beyond it, in shade or partly so: no lighter
+    than it, and of nearly its chromaticity (shade dims all three channels alike) — nearer to it
+    than SHADE_CHROMA_SHARE of the way to the set's colour whose chromaticity is nearest the
+    board's. The shade that drew part of a ghost's rim need not fill its ring: beside a small
+    tower it falls on one side, the lit board fills the rest, and the median is then only a few
+    levels darker than the board beyond (8 against an edge step of 11). Glare, which washes a
+    face out towards the lamp's white, makes a ring lighter, and a lighter ring is never taken
+    for board. A set with a colour of the board's chromaticity (black, white, grey on a neutral
+    board) leaves almost no room."""
+    if ring_lab[0] > board_lab[0]:
         return False
     ring, board = _chromaticity(np.array([ring_lab, board_lab]))
     nearest_colour = np.abs(frame.chromaticities - board).sum(axis=1).min()
