@@ -1144,6 +1144,11 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
             if below is None:
                 fits[size] = _refit_around_own_peak(edges, fits[size], _own_vote_peak(peaks, size, reference, zone),
                                                     reference, expected[size], 0.5 * spacing)
+            if below is not None and nearest[-1] > size:
+                # The footprint's circle lay between the size taken and a bigger one: a disc of that
+                # size may lie between, its face a crescent round the one taken.
+                size = _disc_between(edges, labels, frame, fits, size, nearest[-1], (cx, cy, found), reference,
+                                     expected, spacing, lower_colour)
         smaller = [s for s in candidates if s < size][-1:]
         if below is None and smaller and fits[size][1] < 1.0:
             # The bottom disc's footprint also takes in what lies beside it on the board (glare,
@@ -1193,6 +1198,40 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
             opened = cv2.morphologyEx(footprint.view(np.uint8), cv2.MORPH_OPEN, opening)
         reference, below, lower_colour = face, size, colour
     return chain
+
+
+def _disc_between(edges: EdgeField, labels, frame: _Frame, fits: dict, size: int, bigger: int, footprint,
+                  reference, expected: dict, spacing: float, lower_colour: int) -> int:
+    """The size the colour chain takes above the bottom disc: `size`, the one nearest the
+    footprint's inscribed circle `footprint` (x, y, radius; its rim shows), or the `bigger` one
+    shortlisted with it where a disc of that size lies between (its fit is then put in `fits`).
+
+    Above the bottom disc the footprint lies within the face below, so a colour just inside the
+    footprint's circle other than the one just inside the disc fitted in it is the face of a disc
+    between them. Far off-centre under the disc on it, that face shows as a crescent whose
+    inscribed circle can come out nearer the upper disc's size (a 3blue on a 4purple under a
+    2yellow: 38.0 px, a 2 being 34.1 and a 3 43.0), and the edge tests then find too faint a rim
+    where blue meets purple (0.23-0.50 of it under their stricter test). The bigger size stands
+    where, around the footprint's circle or the reference, its rim shows and the ring just inside
+    it holds that colour more than any other, the colour below included: its own face lies there.
+    A blend of two colours along the upper disc's edge (orange between a 1yellow and the 3purple
+    under it, through a resampled view) is a thin fringe, and a circle around it holds mostly the
+    face below.
+    """
+    colour_count, inner, outer, reach = len(frame.colours.names), RIM_INSET * spacing, 0.5 * spacing, 0.5 * spacing
+    x, y, radius = footprint
+    between = _ring_colour(labels, colour_count, (x, y), radius, inner, outer, exclude=lower_colour)
+    fitted = _ring_colour(labels, colour_count, fits[size][0], expected[size], inner, outer, exclude=lower_colour)
+    if between is None or between == fitted:
+        return size
+    searches = [((x, y), expected[bigger], reach), (reference, expected[bigger], reach)]
+    shown = [fit for fit in best_circles(edges, searches)
+             if _edge_presence(fit[1], frame) >= 0.5
+             and _ring_colour(labels, colour_count, fit[0], expected[bigger], inner, outer) == between]
+    if not shown:
+        return size
+    fits[bigger] = max(shown, key=lambda fit: fit[1])
+    return bigger
 
 
 def _fuller_rim(edges: EdgeField, frame: _Frame, fit, starts, radius: float, reach: float):
