@@ -748,11 +748,11 @@ def _peaks_resting_on(size: int, accepted: dict, context: _EdgeContext) -> list[
 
 def _shows_no_face(context: _EdgeContext, accepted: dict, size: int, centre, radius: float) -> bool:
     """Whether a bottom disc under accepted discs shows no face of its own: the ring it would
-    show around the disc right above it is the board beyond its rim in shade. A tower's shadow
-    and, through a tilted camera, its side band lie beside it on the board and their outer edge
-    can pass for the rim of a bigger disc under it; a real disc's face has its own colour there.
-    Not asked when the set has a colour the camera can barely tell from the board (white on
-    cream): such a face is the board's colour, a shade of it only darker."""
+    show around the disc right above it is the board beyond its rim, in shade or partly so. A
+    tower's shadow and, through a tilted camera, its side band lie beside it on the board and
+    their outer edge can pass for the rim of a bigger disc under it; a real disc's face has its
+    own colour there. Not asked when the set has a colour the camera can barely tell from the
+    board (white on cream): such a face is the board's colour, a shade of it only darker."""
     if not _bottom_under_found(size, accepted) or context.frame.board_like_colours:
         return False
     top = max(s for s in accepted if s < size)  # the disc right above it
@@ -767,8 +767,7 @@ def _shows_no_face(context: _EdgeContext, accepted: dict, size: int, centre, rad
     if np.count_nonzero(ring) < MIN_RING_PIXELS or np.count_nonzero(beyond) < MIN_RING_PIXELS:
         return False
     lab = context.edges.lab_bytes[window]
-    step = context.edges.threshold / SOBEL_GAIN
-    return _shaded_board(np.median(lab[ring], axis=0), np.median(lab[beyond], axis=0), step, context.frame)
+    return _shaded_board(np.median(lab[ring], axis=0), np.median(lab[beyond], axis=0), context.frame)
 
 
 def _bottom_under_found(size: int, accepted: dict) -> bool:
@@ -904,14 +903,17 @@ def _band_medians(bands: list[np.ndarray]) -> np.ndarray:
     return (padded[rows, (lengths - 1) // 2] + padded[rows, lengths // 2]) / np.float32(2.0)
 
 
-def _shaded_board(ring_lab: np.ndarray, board_lab: np.ndarray, step: float, frame: _Frame) -> bool:
-    """Whether a ring's median Lab is the board's beyond it in shade: darker by at least `step`
-    (the lightness step the edge threshold stands for: a shade that drew a rim is that much darker
-    than the board beyond it), and of nearly its chromaticity (shade dims all three channels
-    alike) — nearer to it than SHADE_CHROMA_SHARE of the way to the set's colour whose
-    chromaticity is nearest the board's. A set with a colour of the board's chromaticity (black,
-    white, grey on a neutral board) leaves almost no room."""
-    if board_lab[0] - ring_lab[0] < step:
+def _shaded_board(ring_lab: np.ndarray, board_lab: np.ndarray, frame: _Frame) -> bool:
+    """Whether a ring's median Lab is the board's beyond it, in shade or partly so: no lighter
+    than it, and of nearly its chromaticity (shade dims all three channels alike) — nearer to it
+    than SHADE_CHROMA_SHARE of the way to the set's colour whose chromaticity is nearest the
+    board's. The shade that drew part of a ghost's rim need not fill its ring: beside a small
+    tower it falls on one side, the lit board fills the rest, and the median is then only a few
+    levels darker than the board beyond (8 against an edge step of 11). Glare, which washes a
+    face out towards the lamp's white, makes a ring lighter, and a lighter ring is never taken
+    for board. A set with a colour of the board's chromaticity (black, white, grey on a neutral
+    board) leaves almost no room."""
+    if ring_lab[0] > board_lab[0]:
         return False
     ring, board = _chromaticity(np.array([ring_lab, board_lab]))
     nearest_colour = np.abs(frame.chromaticities - board).sum(axis=1).min()
@@ -1145,6 +1147,11 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
             if below is None:
                 fits[size] = _refit_around_own_peak(edges, fits[size], _own_vote_peak(peaks, size, reference, zone),
                                                     reference, expected[size], 0.5 * spacing)
+            if below is not None and nearest[-1] > size:
+                # The footprint's circle lay between the size taken and a bigger one: a disc of that
+                # size may lie between, its face a crescent round the one taken.
+                size = _disc_between(edges, labels, frame, fits, size, nearest[-1], (cx, cy, found), reference,
+                                     expected, spacing, lower_colour)
         smaller = [s for s in candidates if s < size][-1:]
         if below is None and smaller and fits[size][1] < 1.0:
             # The bottom disc's footprint also takes in what lies beside it on the board (glare,
@@ -1194,6 +1201,40 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
             opened = cv2.morphologyEx(footprint.view(np.uint8), cv2.MORPH_OPEN, opening)
         reference, below, lower_colour = face, size, colour
     return chain
+
+
+def _disc_between(edges: EdgeField, labels, frame: _Frame, fits: dict, size: int, bigger: int, footprint,
+                  reference, expected: dict, spacing: float, lower_colour: int) -> int:
+    """The size the colour chain takes above the bottom disc: `size`, the one nearest the
+    footprint's inscribed circle `footprint` (x, y, radius; its rim shows), or the `bigger` one
+    shortlisted with it where a disc of that size lies between (its fit is then put in `fits`).
+
+    Above the bottom disc the footprint lies within the face below, so a colour just inside the
+    footprint's circle other than the one just inside the disc fitted in it is the face of a disc
+    between them. Far off-centre under the disc on it, that face shows as a crescent whose
+    inscribed circle can come out nearer the upper disc's size (a 3blue on a 4purple under a
+    2yellow: 38.0 px, a 2 being 34.1 and a 3 43.0), and the edge tests then find too faint a rim
+    where blue meets purple (0.23-0.50 of it under their stricter test). The bigger size stands
+    where, around the footprint's circle or the reference, its rim shows and the ring just inside
+    it holds that colour more than any other, the colour below included: its own face lies there.
+    A blend of two colours along the upper disc's edge (orange between a 1yellow and the 3purple
+    under it, through a resampled view) is a thin fringe, and a circle around it holds mostly the
+    face below.
+    """
+    colour_count, inner, outer, reach = len(frame.colours.names), RIM_INSET * spacing, 0.5 * spacing, 0.5 * spacing
+    x, y, radius = footprint
+    between = _ring_colour(labels, colour_count, (x, y), radius, inner, outer, exclude=lower_colour)
+    fitted = _ring_colour(labels, colour_count, fits[size][0], expected[size], inner, outer, exclude=lower_colour)
+    if between is None or between == fitted:
+        return size
+    searches = [((x, y), expected[bigger], reach), (reference, expected[bigger], reach)]
+    shown = [fit for fit in best_circles(edges, searches)
+             if _edge_presence(fit[1], frame) >= 0.5
+             and _ring_colour(labels, colour_count, fit[0], expected[bigger], inner, outer) == between]
+    if not shown:
+        return size
+    fits[bigger] = max(shown, key=lambda fit: fit[1])
+    return bigger
 
 
 def _fuller_rim(edges: EdgeField, frame: _Frame, fit, starts, radius: float, reach: float):

@@ -49,14 +49,34 @@ def frame():
     return _parsed_profile(calibrate(render_calibration(STANDARD, seed=11), STANDARD))
 
 
-def test_a_ring_is_the_board_in_shade_only_when_darker_and_of_its_chromaticity(frame):
+def test_a_ring_is_the_board_when_no_lighter_and_of_its_chromaticity(frame):
     board = np.array([230.0, 128.0, 140.0])  # a cream board, 8-bit Lab
     shade = np.array([160.0, 128.0, 136.0])  # the same surface with less light on it
-    step = 10.0
-    assert _shaded_board(shade, board, step, frame)
-    # Barely darker: not the shade that drew a rim.
-    assert not _shaded_board(board - [step / 2, 0, 0], board, step, frame)
+    assert _shaded_board(shade, board, frame)
+    # Shade on one side of the ring, lit board on the rest: a median a few levels darker is board
+    # too (branch vbottom: a ghost 3 around a small 2red, 1purple tower, 8 levels darker).
+    assert _shaded_board(board - [5.0, 0, 0], board, frame)
+    # Lighter than the board beyond: glare, or a pale face lit brighter, not board.
+    assert not _shaded_board(board + [5.0, 0, 0], board, frame)
     # A face of a colour of the set, even a pale one, has a chromaticity of its own.
     for name in ("orange", "yellow", "green"):
         face = frame.colours.means[frame.colours.names.index(name)]
-        assert not _shaded_board(face, board, step, frame)
+        assert not _shaded_board(face, board, frame)
+
+
+# Session 0, tilt -10, layout 70 of the synthetic bench (`--layouts 68-75`), in its towers' order.
+PARTLY_SHADED = [["2yellow"], ["2blue", "1blue"], ["2red", "1purple"], ["4purple"], ["4yellow", "3blue"],
+                 ["4blue", "3green"]]
+
+
+@pytest.mark.parametrize("lamp", [(1.15, 0.95, 0.75), (0.7, 0.95, 1.15)], ids=["blue", "orange"])
+def test_no_ghost_disc_whose_ring_is_board_only_partly_in_shade(lamp):
+    # The 1purple rests on the right edge of the small 2red at the view's far side; a 3 around it
+    # runs on the 2red's rim on one side and on the tower's shadow on the other. Its ring is the
+    # board, in shade on the shadow's side only: 7-8 levels darker than the board beyond, under
+    # the edge step, so it was read as a "3orange" (blue lamp) or a "3yellow" (orange lamp).
+    profile = calibrate(render_calibration(STANDARD, seed=100, session=0, tilt_deg=-10, lamp=lamp), STANDARD)
+    image = render_table(PARTLY_SHADED, STANDARD, seed=1070, session=0, tilt_deg=-10, lamp=lamp)
+    stacks = recognize(image, profile).to_json()["state"]["stacks"]
+    assert ["2red", "1purple"] in stacks
+    assert same(stacks, PARTLY_SHADED)
