@@ -39,8 +39,11 @@ def test_a_refused_bottom_disc_whose_chain_rim_showed_lowers_the_confidence():
     assert observation.confidence < 0.8
 
 
-def test_no_doubt_is_kept_for_a_handed_over_size_found_under_the_disc_above():
+def test_no_doubt_is_kept_where_the_edge_tests_found_the_bottom_disc():
     # The edge tests found the bigger disc (most such towers): its own presence stands.
     accepted = {4: ((80.0, 80.0), 0.99, 0), 3: ((78.0, 79.0), 0.99, 2)}
     assert _doubt_of_handed_over((4, ((81.0, 80.0), 0.95)), accepted, frame=None) == {}
     assert _doubt_of_handed_over(None, accepted, frame=None) == {}
+    # Nor where a bigger disc was found under it: the chain's bottom fit stood for that disc, a
+    # size small (tilted bench S0 seq001: a 3 handed over, the 4yellow then found by its edges).
+    assert _doubt_of_handed_over((3, ((81.0, 80.0), 0.58)), {4: accepted[4], 2: accepted[3]}, frame=None) == {}
