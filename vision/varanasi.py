@@ -495,7 +495,7 @@ def _read_tower(
     # (size, centre in the crop) of the vote peaks in the crop, by the size whose radius voted.
     sized_peaks = tuple((min(pieces.sizes, key=lambda s: abs(radii[s] - r)), np.array([x, y]) - origin)
                         for x, y, r in peaks if x0 <= x < x1 and y0 <= y < y1)
-    chain = _colour_chain(work_labels, labels, edges, frame, seed, radii, reach, sized_peaks)
+    chain, handed_over = _colour_chain(work_labels, labels, edges, frame, seed, radii, reach, sized_peaks)
     # Edge tests, strongest rim first: a rim once accepted is excluded from the tests of the
     # other sizes, so a size between two real discs is not made up of pieces of their rims
     # and shadows (which a test in size order, before the smaller disc is known, would do).
@@ -523,8 +523,11 @@ def _read_tower(
             break
         accepted[strongest] = candidates[strongest]
     slots = []  # (size, centre, radius, presence), biggest first
+    kept_doubt = _doubt_of_handed_over(handed_over, accepted, frame)
     for size in sorted(pieces.sizes, reverse=True):
         centre, presence, _ = accepted[size] if size in accepted else candidates[size]
+        if size in kept_doubt and kept_doubt[size][1] > presence:
+            centre, presence = kept_doubt[size]
         if size in chain or presence >= DOUBTFUL or any(p >= 0.5 for *_, p in slots):
             slots.append((size, centre, radii[size] * _growth(_level(size, accepted), pieces), presence))
     if not any(p >= 0.5 for *_, p in slots):
@@ -1051,9 +1054,11 @@ def _local_board(smooth_lab: np.ndarray, board: dict):
     return board_terms_of(*colour_moments(board_like, LOCAL_BOARD_FLOOR))
 
 
-def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, reach: float, peaks=()) -> dict:
-    """Discs told apart by colour, bottom up: {size: (centre, presence)}; `peaks` are the
-    centre-vote peaks in the crop, (size, centre).
+def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, reach: float,
+                  peaks=()) -> tuple[dict, tuple | None]:
+    """Discs told apart by colour, bottom up: {size: (centre, presence, colour label)}, and the
+    bottom size fitted first but handed over to the next size down whose rim shows more (size,
+    (centre, coverage)), else None; `peaks` are the centre-vote peaks in the crop, (size, centre).
 
     The footprint of everything from a disc up is what is neither board nor that disc's colour
     inside it; the biggest circle fitting in the footprint (distance transform) is the next disc.
@@ -1078,6 +1083,7 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
     opened = cv2.morphologyEx((work_labels != board).view(np.uint8), cv2.MORPH_OPEN, opening)
     reference, below, lower_colour = np.asarray(seed, dtype=float), None, None
     chain: dict[int, tuple[np.ndarray, float]] = {}
+    handed_over = None
     while True:
         zone = reach if below is None else spacing * 4
         # Holes are filled before looking near the reference: a disc the colour of the board
@@ -1161,6 +1167,7 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
             # 2s whose rims showed 0.35-0.60, carried by their footprints' size).
             fit = _fuller_rim(edges, frame, fits[size], [(cx, cy), reference], expected[smaller[0]], 0.5 * spacing)
             if fit is not None:
+                handed_over = (size, fits[size])
                 size, fits[smaller[0]] = smaller[0], fit
         centre, radius = fits[size][0], expected[size]
         miss = abs(found - radius)
@@ -1200,7 +1207,7 @@ def _colour_chain(work_labels, labels, edges, frame: _Frame, seed, radii: dict, 
                                               opening_radius)
             opened = cv2.morphologyEx(footprint.view(np.uint8), cv2.MORPH_OPEN, opening)
         reference, below, lower_colour = face, size, colour
-    return chain
+    return chain, handed_over
 
 
 def _disc_between(edges: EdgeField, labels, frame: _Frame, fits: dict, size: int, bigger: int, footprint,
@@ -1235,6 +1242,23 @@ def _disc_between(edges: EdgeField, labels, frame: _Frame, fits: dict, size: int
         return size
     fits[bigger] = max(shown, key=lambda fit: fit[1])
     return bigger
+
+
+def _doubt_of_handed_over(handed_over, accepted: dict, frame: _Frame) -> dict:
+    """{size: (centre, presence below one half)} of the bottom disc the colour chain fitted and
+    handed over to the next size down (`_fuller_rim`), when no disc of that size or bigger was
+    then accepted under it: the edge tests look for it again under the disc above and can fit it on the tower's
+    shadow and refuse it as shade, while the chain's own fit had shown its rim at the disc's place.
+    That rim, judged alone (as a disc with nothing in its tower to back it up, which is what it is
+    once refused: ghosts made of a lone disc's footprint widened by glare or a drawn line show
+    0.3-0.7 of a rim, real bottom discs 0.83-0.98), against the refusal, counted as even odds, is
+    the doubt the tower keeps for it: the reading is the refusal's, its confidence no longer."""
+    # A disc of that size or bigger found under the tower is the disc the chain's fit stood for
+    # (a bottom 4 fitted a size small by its footprint, then found whole by its edges).
+    if handed_over is None or any(size >= handed_over[0] for size in accepted):
+        return {}
+    size, (centre, coverage) = handed_over
+    return {size: (centre, 0.5 * _edge_presence(coverage, frame, alone=True))}
 
 
 def _fuller_rim(edges: EdgeField, frame: _Frame, fit, starts, radius: float, reach: float):

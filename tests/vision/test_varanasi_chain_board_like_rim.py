@@ -65,6 +65,6 @@ def test_a_white_chain_disc_on_another_stands_on_its_footprint_where_its_rim_har
 
     monkeypatch.setattr(varanasi, "_colour_chain", chain_with_a_faint_rim)
     tower = varanasi._read_tower(image, edge_field(reduce(image)).lab, frame, seed_full, full_resolution_threshold(image))
-    _, presence, colour = chains[0][2]
+    _, presence, colour = chains[0][0][2]
     assert colour == white and presence >= 0.5
     assert [f"{disc.size}{disc.colour}" for disc in tower.discs] == TOWER
