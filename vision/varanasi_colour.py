@@ -149,9 +149,9 @@ class ColourModel:
                                 lightness_direction(mean, grey_axis))
             for n, mean in zip(names, means)
         ])
-        whitening = np.concatenate([np.linalg.cholesky(np.linalg.inv(c)) for c in covariances], axis=1)
-        log_norms = -0.5 * np.log(np.linalg.det(covariances))
-        return cls(names, means, whitening, log_norms, GlareModel.from_profile(colours) if glare else None)
+        whitenings, log_norms = gaussian_terms(covariances)
+        return cls(names, means, np.concatenate(whitenings, axis=1), log_norms,
+                   GlareModel.from_profile(colours) if glare else None)
 
     def distances2(self, lab: np.ndarray) -> np.ndarray:
         """(n, 3) Lab -> (k, n) squared Mahalanobis distances to each colour, a row per colour.
@@ -200,13 +200,11 @@ class GlareModel:
 
     @classmethod
     def from_profile(cls, colours: dict) -> "GlareModel":
-        covariances = [np.array(c["lab_covariance"], dtype=float) for c in colours.values()]
-        whitenings = [np.linalg.cholesky(np.linalg.inv(c)) for c in covariances]
+        whitenings, log_norms = gaussian_terms([np.array(c["lab_covariance"], dtype=float) for c in colours.values()])
         paths = [glare_path(np.array(c["lab_mean"], dtype=float)) for c in colours.values()]
         whitened = np.full((len(paths), max(1, max(map(len, paths))), 3), np.inf)
         for index, (path, whitening) in enumerate(zip(paths, whitenings)):
             whitened[index, :len(path)] = path @ whitening
-        log_norms = -0.5 * np.log([np.linalg.det(c) for c in covariances])
         return cls(whitened, np.concatenate(whitenings, axis=1), log_norms)
 
     def log_likelihoods(self, lab: np.ndarray) -> np.ndarray:
@@ -215,6 +213,13 @@ class GlareModel:
         whitened = (np.atleast_2d(np.asarray(lab, dtype=float)) @ self.whitening).reshape(-1, len(self.log_norms), 1, 3)
         offsets = whitened - self.whitened_paths  # (n, k, m, 3)
         return self.log_norms - 0.5 * np.einsum("nkmc,nkmc->nkm", offsets, offsets).min(axis=2)
+
+
+def gaussian_terms(covariances) -> tuple[list[np.ndarray], np.ndarray]:
+    """Per covariance (3, 3): the whitening W (x @ W has unit covariance; the Cholesky factor of
+    the inverse), and the Gaussian's log normaliser −½·log det, shared by every model here."""
+    whitenings = [np.linalg.cholesky(np.linalg.inv(c)) for c in covariances]
+    return whitenings, -0.5 * np.log(np.linalg.det(np.asarray(covariances)))
 
 
 def glare_path(mean_lab: np.ndarray) -> np.ndarray:
