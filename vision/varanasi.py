@@ -1247,8 +1247,9 @@ def _disc_between(edges: EdgeField, labels, frame: _Frame, fits: dict, size: int
 def _doubt_of_handed_over(handed_over, accepted: dict, frame: _Frame) -> dict:
     """{size: (centre, presence below one half)} of the bottom disc the colour chain fitted and
     handed over to the next size down (`_fuller_rim`), when no disc of that size or bigger was
-    then accepted under it: the edge tests look for it again under the disc above and can fit it on the tower's
-    shadow and refuse it as shade, while the chain's own fit had shown its rim at the disc's place.
+    then accepted under it: the edge tests look for it again under the disc above and can fit it
+    on the tower's shadow and refuse it as shade, while the chain's own fit had shown its rim at
+    the disc's place.
     That rim, judged alone (as a disc with nothing in its tower to back it up, which is what it is
     once refused: ghosts made of a lone disc's footprint widened by glare or a drawn line show
     0.3-0.7 of a rim, real bottom discs 0.83-0.98), against the refusal, counted as even odds, is
