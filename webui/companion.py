@@ -108,7 +108,7 @@ class Companion:
         self.pieceset = pieceset
         self.seat_names = dict(seat_names or {})
         self.hub = EventHub()
-        self.frames = FrameBuffer()
+        self.frames = FrameBuffer(self._live_view)
         self.camera = TappedCamera(camera, self.show_frame) if camera is not None else None
         self._draw_overlay = overlay_drawer(self.game)
         self.observations = observations
@@ -125,10 +125,17 @@ class Companion:
         if self.frames.viewers == 0 or now < self._next_view_at:
             return
         self._next_view_at = now + 1 / LIVE_VIEW_FPS
+        self.frames.put(self._live_view())
+
+    def _live_view(self) -> bytes | None:
+        """The latest picture as the page shows it (with the latest reading drawn over it), or None."""
+        image = self._last_image
+        if image is None:
+            return None
         latest = self.observations.latest if self.observations is not None else None
         if self._draw_overlay is not None and latest is not None:
             image = self._draw_overlay(image, latest)
-        self.frames.put(encode_jpeg(image))
+        return encode_jpeg(image)
 
     def still_picture(self):
         """The camera's latest full-size picture (for calibration), or None before the first frame."""

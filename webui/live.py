@@ -78,12 +78,19 @@ class EventHub:
 
 
 class FrameBuffer:
-    """The newest JPEG of the camera view; readers wait for a frame newer than the one they sent."""
+    """The newest JPEG of the camera view; readers wait for a frame newer than the one they sent.
 
-    def __init__(self) -> None:
+    `render_latest()` encodes the camera's latest picture (None before the first one). Frames are
+    encoded only while somebody watches, so a viewer who arrives after the camera has stopped (a
+    recorded or simulated game at its end, a camera that froze) would otherwise wait for a frame
+    that never comes: joining puts the latest picture first.
+    """
+
+    def __init__(self, render_latest: Callable[[], bytes | None] | None = None) -> None:
         self._condition = threading.Condition()
         self._jpeg: bytes | None = None
         self._number = 0
+        self._render_latest = render_latest
         self.viewers = 0
 
     @contextmanager
@@ -91,6 +98,9 @@ class FrameBuffer:
         """Count a live-view client while it streams, so frames are encoded only when watched."""
         with self._condition:
             self.viewers += 1
+        jpeg = self._render_latest() if self._render_latest is not None else None
+        if jpeg is not None:
+            self.put(jpeg)
         try:
             yield self
         finally:
