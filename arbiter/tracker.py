@@ -261,8 +261,11 @@ def played_on(judge: Judge, flagged: Verdict, observation) -> tuple[Judge, Verdi
 # ---------------------------------------------------------------------------------------------
 # Live tracking
 
-# The gate's statuses (moving / hand / stable), and the tracker's own: the picture shows no board.
+# The gate's statuses (moving / hand / stable), and the tracker's own: the picture shows no board,
+# the camera went away (being reopened), the camera has no more frames (a recording played through).
 NO_BOARD = "no_board"
+CAMERA_LOST = "camera_lost"
+CAMERA_ENDED = "camera_ended"
 
 # Below this recogniser confidence the picture is not a view of the board (covered, wrong profile).
 MIN_CONFIDENCE = 0.2
@@ -288,7 +291,8 @@ class _Stable:
 class Tracker:
     """Live judging: camera frames -> motion gate -> recogniser -> Judge -> store + events.
 
-    Events are dicts with a "type": "status" (status changes: moving / hand / stable / no_board),
+    Events are dicts with a "type": "status" (status changes: moving / hand / stable / no_board /
+    camera_lost / camera_ended),
     "transition" (a judged move: the replay transition object), "illegal" (the transition plus
     `snapshot_before` / `snapshot_after` paths), "override", "accept", "restored", "over" (a
     game's result), "match" (a Varanasi match's standing), "game" (the next game begins),
@@ -524,10 +528,13 @@ class Tracker:
                 try:
                     frame = camera.read()
                 except CameraLost as exc:
+                    self._set_status(CAMERA_LOST)
                     self._publish({"type": "camera", "status": "lost", "message": str(exc)})
                     self._reopen(camera, stop, reopen_delay)
                     continue
                 if frame is None:
+                    # What the table last showed stays judged; a page opened now must not claim it is live.
+                    self._set_status(CAMERA_ENDED)
                     return
                 self.feed(frame.image, frame.at, frame.label)
         finally:

@@ -193,7 +193,19 @@ def test_a_lost_camera_is_reported_and_reopened_without_losing_the_game(tmp_path
     frames = [position_frame(i) for i in (0, 1, 2) for _ in range(20)]
     tracker.run(FlakyCamera(frames), reopen_delay=0.01)
     assert [e["status"] for e in of_type(events, "camera")] == ["lost", "reopened"]
+    assert "camera_lost" in [e["status"] for e in of_type(events, "status")]
     assert tracker.judge.state == states[2]
+
+
+def test_a_camera_that_has_no_more_frames_is_reported_as_ended(tmp_path):
+    # A recording played through (or the demo's simulated game at its end): the last position
+    # stays judged, and a page opened afterwards is told the camera ended, not that the table is live.
+    states = game_states(8, 1)
+    tracker, events = make_tracker(tmp_path, [s.to_json() for s in states])
+    show(tracker, [0, 1])
+    assert of_type(events, "status")[-1]["status"] == "camera_ended"
+    snapshot = tracker.snapshot()
+    assert snapshot["status"] == "camera_ended" and snapshot["position"] == states[1].to_json()
 
 
 def test_the_tracker_runs_on_a_background_thread(tmp_path):
