@@ -14,6 +14,7 @@ import cv2
 
 from engines import load_rules
 from engines.errors import ArbiterError
+from vision.motion import HAND, MOVING
 from webui.board_svg import board_svg
 from webui.live import EventHub, FrameBuffer, sse_message
 
@@ -128,12 +129,16 @@ class Companion:
         self.frames.put(self._live_view())
 
     def _live_view(self) -> bytes | None:
-        """The latest picture as the page shows it (with the latest reading drawn over it), or None."""
+        """The latest picture as the page shows it (with the latest reading drawn over it), or None.
+
+        While the table moves the reading is of an earlier picture: drawn over this one, its rings
+        and counts would sit where pieces were, not where they are.
+        """
         image = self._last_image
         if image is None:
             return None
         latest = self.observations.latest if self.observations is not None else None
-        if self._draw_overlay is not None and latest is not None:
+        if self._draw_overlay is not None and latest is not None and self.tracker.status not in (MOVING, HAND):
             image = self._draw_overlay(image, latest)
         return encode_jpeg(image)
 

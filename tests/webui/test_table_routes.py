@@ -4,6 +4,7 @@ import json
 import cv2
 import numpy as np
 
+from tests.tracker.fakes import position_frame
 from tests.webui.conftest import csrf_of
 
 
@@ -114,6 +115,21 @@ def test_a_viewer_arriving_after_the_camera_stopped_sees_its_last_picture(table)
         number, jpeg = frames.latest()
     picture = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
     assert number == 1 and picture.shape == (480, 640, 3) and abs(float(picture.mean()) - 200) < 3
+
+
+def test_the_reading_is_drawn_over_the_live_view_only_while_the_table_is_still(table):
+    companion = table.companion
+    companion._draw_overlay = lambda image, observation: np.full_like(image, 255)  # marks "drawn"
+    table.show(0)
+    assert table.tracker.status == "stable" and companion.observations.latest is not None
+    companion.show_frame(np.full((480, 640, 3), 60, np.uint8))
+    with companion.frames.watching():
+        drawn = cv2.imdecode(np.frombuffer(companion.frames.latest()[1], np.uint8), cv2.IMREAD_COLOR)
+    table.tracker.feed(position_frame(1), 1000.0)  # a new picture: the table moves
+    assert table.tracker.status in ("moving", "hand")
+    with companion.frames.watching():
+        plain = cv2.imdecode(np.frombuffer(companion.frames.latest()[1], np.uint8), cv2.IMREAD_COLOR)
+    assert drawn.mean() > 250 and abs(float(plain.mean()) - 60) < 3
 
 
 def test_correction_moves_the_tracker_and_is_recorded(table, client):
