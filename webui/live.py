@@ -98,10 +98,10 @@ class FrameBuffer:
         """Count a live-view client while it streams, so frames are encoded only when watched."""
         with self._condition:
             self.viewers += 1
-        jpeg = self._render_latest() if self._render_latest is not None else None
-        if jpeg is not None:
-            self.put(jpeg)
         try:
+            jpeg = self._render_latest() if self._render_latest is not None else None
+            if jpeg is not None:
+                self.put(jpeg)
             yield self
         finally:
             with self._condition:

@@ -11,7 +11,7 @@ from tests.webui.conftest import csrf_of
 from webui import live
 from webui.board_svg import board_svg, colour_css
 from webui.chart_svg import line_chart
-from webui.live import EventHub, sse_message
+from webui.live import EventHub, FrameBuffer, sse_message
 from webui.server import demo_positions, load_demo_game
 
 
@@ -145,3 +145,14 @@ def test_demo_refuses_a_mistake_that_a_legal_move_explains():
 def test_unknown_demo_is_refused():
     with pytest.raises(ArbiterError, match="no demo for 'chess'"):
         load_demo_game("chess")
+
+
+def test_a_viewer_whose_first_picture_cannot_be_encoded_is_not_counted_as_watching():
+    def unencodable():
+        raise ArbiterError("cannot encode the camera picture as JPEG")
+
+    frames = FrameBuffer(unencodable)
+    with pytest.raises(ArbiterError):
+        with frames.watching():
+            pass
+    assert frames.viewers == 0

@@ -21,6 +21,10 @@ def read_events(chunks, count):
     return events
 
 
+def decoded(jpeg: bytes) -> np.ndarray:
+    return cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+
+
 def test_root_redirects_to_the_table(client):
     response = client.get("/")
     assert response.status_code == 302 and response.headers["Location"].endswith("/table")
@@ -74,7 +78,7 @@ def test_illegal_move_raises_the_alert_with_reason_and_both_pictures(table, clie
     for side in ("snapshot_before_url", "snapshot_after_url"):
         picture = client.get(alert[side])
         assert picture.status_code == 200 and picture.mimetype == "image/jpeg"
-        assert cv2.imdecode(np.frombuffer(picture.data, np.uint8), cv2.IMREAD_COLOR) is not None
+        assert decoded(picture.data) is not None
     page = client.get("/table").get_data(as_text=True)
     assert 'class="alert visible"' in page and alert["snapshot_after_url"] in page
 
@@ -87,7 +91,7 @@ def test_snapshots_cannot_reach_outside_their_folder(table, client):
 def jpeg_in(chunk: bytes) -> np.ndarray:
     """The picture one multipart chunk of the live view carries."""
     start, end = chunk.index(b"\xff\xd8"), chunk.rindex(b"\xff\xd9") + 2
-    return cv2.imdecode(np.frombuffer(chunk[start:end], np.uint8), cv2.IMREAD_COLOR)
+    return decoded(chunk[start:end])
 
 
 def test_live_view_streams_jpeg_frames_only_while_watched(table, client):
@@ -113,7 +117,7 @@ def test_a_viewer_arriving_after_the_camera_stopped_sees_its_last_picture(table)
     table.companion.show_frame(np.full((480, 640, 3), 200, np.uint8))
     with frames.watching():
         number, jpeg = frames.latest()
-    picture = cv2.imdecode(np.frombuffer(jpeg, np.uint8), cv2.IMREAD_COLOR)
+    picture = decoded(jpeg)
     assert number == 1 and picture.shape == (480, 640, 3) and abs(float(picture.mean()) - 200) < 3
 
 
@@ -124,11 +128,11 @@ def test_the_reading_is_drawn_over_the_live_view_only_while_the_table_is_still(t
     assert table.tracker.status == "stable" and companion.observations.latest is not None
     companion.show_frame(np.full((480, 640, 3), 60, np.uint8))
     with companion.frames.watching():
-        drawn = cv2.imdecode(np.frombuffer(companion.frames.latest()[1], np.uint8), cv2.IMREAD_COLOR)
+        drawn = decoded(companion.frames.latest()[1])
     table.tracker.feed(position_frame(1), 1000.0)  # a new picture: the table moves
     assert table.tracker.status in ("moving", "hand")
     with companion.frames.watching():
-        plain = cv2.imdecode(np.frombuffer(companion.frames.latest()[1], np.uint8), cv2.IMREAD_COLOR)
+        plain = decoded(companion.frames.latest()[1])
     assert drawn.mean() > 250 and abs(float(plain.mean()) - 60) < 3
 
 
