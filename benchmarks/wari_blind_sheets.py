@@ -41,10 +41,10 @@ def make_sheets(folder: Path, out: Path, low: int, high: int, count: int, seed: 
     for item in truth["positions"] + truth["sequence"]:
         image = read_image(folder / item["image"])
         read = recognize(image, profile).pits
+        padded = cv2.copyMakeBorder(image, half, half, half, half, cv2.BORDER_CONSTANT)  # pits near an edge
         for pit, true in enumerate(item["pits"]):
             if low <= true <= high:
                 x, y = np.round(geometry.to_image(np.array([geometry.centre_in_board(pit)]))[0]).astype(int)
-                padded = cv2.copyMakeBorder(image, half, half, half, half, cv2.BORDER_CONSTANT)
                 crops.append(padded[y : y + 2 * half, x : x + 2 * half])
                 key.append({"image": item["image"], "pit": pit, "true": true, "read": read[pit]})
     chosen = np.random.default_rng(seed).permutation(len(crops))[:count]
