@@ -120,15 +120,38 @@ def report(title: str, tally: dict) -> None:
           f" (CPU time of the reading thread: {np.median(cpu):.1f}, {np.percentile(cpu, 95):.1f})")
 
 
-def bench_session(folder: Path, camera: str | None) -> dict:
+def session_folders(given: list[Path]) -> list[Path]:
+    """The bench sessions to read: those given, or every S* of the default bench. Exits with a
+    one-line error if there are none, or if one lacks its truth.json."""
+    folders = given or sorted(DEFAULT_BENCH.glob("S*"))
+    if not folders:
+        print(f"no bench sessions found under {DEFAULT_BENCH}", file=sys.stderr)
+        raise SystemExit(1)
+    missing = [str(folder) for folder in folders if not (folder / "truth.json").is_file()]
+    if missing:
+        print(f"{Path(sys.argv[0]).stem}: error: no truth.json in {', '.join(missing)}", file=sys.stderr)
+        raise SystemExit(2)
+    return folders
+
+
+def session_photos(folder: Path, camera: str | None):
+    """A bench session's truth, a profile calibrated on its start photo, and its photos as
+    (image, true item, is a sequence photo), each re-shot through `camera`. The re-shoots draw
+    their noise from one generator in this order, so every script reads the same pictures."""
     truth = json.loads((folder / "truth.json").read_text())
     rng = np.random.default_rng(0)
     profile = calibrate(reshoot(read_image(folder / truth["start"]["image"]), camera, rng))
     frames = [(item, False) for item in truth["positions"]] + [(item, True) for item in truth["sequence"]]
-    shot = ((reshoot(read_image(folder / item["image"]), camera, rng), item, in_sequence) for item, in_sequence in frames)
-    tally = read_frames(profile, shot)
+    photos = ((reshoot(read_image(folder / item["image"]), camera, rng), item, in_sequence) for item, in_sequence in frames)
+    return truth, profile, photos
+
+
+def bench_session(folder: Path, camera: str | None) -> dict:
+    truth, profile, photos = session_photos(folder, camera)
+    tally = read_frames(profile, photos)
+    frames = len(truth["positions"]) + len(truth["sequence"])
     shot_by = f", camera {camera}" if camera else ""
-    report(f"session {folder.name} ({truth['style']}{shot_by}): {len(frames)} frames, calibration {profile['summary']}", tally)
+    report(f"session {folder.name} ({truth['style']}{shot_by}): {frames} frames, calibration {profile['summary']}", tally)
     return tally
 
 
@@ -169,15 +192,7 @@ def main(argv: list[str]) -> int:
             for session in SYNTHETIC_SESSIONS:
                 synthetic_session(style, session)
         return 0
-    folders = args.sessions or sorted(DEFAULT_BENCH.glob("S*"))
-    if not folders:
-        print(f"no bench sessions found under {DEFAULT_BENCH}", file=sys.stderr)
-        return 1
-    missing = [str(folder) for folder in folders if not (folder / "truth.json").is_file()]
-    if missing:
-        print(f"bench_wari_vision: error: no truth.json in {', '.join(missing)}", file=sys.stderr)
-        return 2
-    for folder in folders:
+    for folder in session_folders(args.sessions):
         bench_session(folder, args.camera)
     return 0
 

@@ -22,9 +22,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from calibration.wari import calibrate
-from vision.io import read_image
 from vision.wari import WariProfile, recognize
+
+from bench_wari_vision import session_folders, session_photos  # beside this script
 
 PER_SHEET, PER_ROW = 8, 4
 HALF_WIDTH_IN_PITS = 0.55  # a crop shows the pit and a little of the board around it
@@ -32,14 +32,12 @@ ZOOM = 320
 
 
 def make_sheets(folder: Path, out: Path, low: int, high: int, count: int, seed: int) -> None:
-    truth = json.loads((folder / "truth.json").read_text())
-    profile = calibrate(read_image(folder / truth["start"]["image"]))
+    _, profile, photos = session_photos(folder, None)
     geometry = WariProfile.from_json(profile).geometry
     pitch = float(np.linalg.norm(np.diff(geometry.to_image(np.array([[0.0, 0.0], [1.0, 0.0]])), axis=0)))
     half = round(HALF_WIDTH_IN_PITS * pitch)
     crops, key = [], []
-    for item in truth["positions"] + truth["sequence"]:
-        image = read_image(folder / item["image"])
+    for image, item, _ in photos:
         read = recognize(image, profile).pits
         padded = cv2.copyMakeBorder(image, half, half, half, half, cv2.BORDER_CONSTANT)  # pits near an edge
         for pit, true in enumerate(item["pits"]):
@@ -65,10 +63,14 @@ def make_sheets(folder: Path, out: Path, low: int, high: int, count: int, seed: 
 
 
 def score(out: Path, counts_file: Path) -> None:
-    key = json.loads((out / "key.json").read_text())
-    counts = json.loads(counts_file.read_text())
-    if len(counts) != len(key):
-        raise SystemExit(f"error: {len(counts)} counts for {len(key)} crops")
+    try:
+        key = json.loads((out / "key.json").read_text())
+        counts = json.loads(counts_file.read_text())
+    except (OSError, ValueError) as error:
+        raise SystemExit(f"error: cannot read the key or the counts: {error}") from None
+    numbers = isinstance(counts, list) and all(isinstance(c, (int, float)) and not isinstance(c, bool) for c in counts)
+    if not numbers or len(counts) != len(key):
+        raise SystemExit(f"error: the counts must be a JSON list of {len(key)} numbers, one per crop")
     exact = sum(c == k["true"] for c, k in zip(counts, key))
     undecided = sum(abs(c - k["true"]) == 0.5 for c, k in zip(counts, key))
     wrong = len(key) - exact - undecided
@@ -90,7 +92,7 @@ def main(argv: list[str]) -> int:
     if args.score:
         score(args.first, args.second)
     else:
-        make_sheets(args.first, args.second, args.low, args.high, args.count, args.seed)
+        make_sheets(session_folders([args.first])[0], args.second, args.low, args.high, args.count, args.seed)
     return 0
 
 

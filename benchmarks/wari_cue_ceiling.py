@@ -11,7 +11,6 @@ Printed beside it, per bucket of true counts, is what `recognize` reads.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -19,26 +18,21 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from calibration.wari import calibrate
-from vision.io import read_image
 from vision.wari import WariProfile, recognize
 from vision.wari_measure import measure_regions
 from vision.wari_seeds import working_frame
 
-from bench_wari_vision import BUCKETS, DEFAULT_BENCH, PIT_COUNT  # beside this script
-from reshoot import CAMERAS, reshoot
+from bench_wari_vision import BUCKETS, PIT_COUNT, session_folders, session_photos  # beside this script
+from reshoot import CAMERAS
 
 
 def session_pits(folder: Path, camera: str | None) -> list[tuple[int, tuple[int, int, int], int]]:
     """(true count, cues, recognised count) for every pit of every photo of a session."""
-    truth = json.loads((folder / "truth.json").read_text())
-    rng = np.random.default_rng(0)
-    profile = calibrate(reshoot(read_image(folder / truth["start"]["image"]), camera, rng))
+    _, profile, photos = session_photos(folder, camera)
     calibrated = WariProfile.from_json(profile)
     seed_area = calibrated.counts.seed_area
     pits = []
-    for item in truth["positions"] + truth["sequence"]:
-        image = reshoot(read_image(folder / item["image"]), camera, rng)
+    for image, item, _ in photos:
         measures = measure_regions(working_frame(image), calibrated.geometry, calibrated.colours, calibrated.spotters)
         read = recognize(image, profile).pits
         for pit in range(PIT_COUNT):
@@ -68,11 +62,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("sessions", nargs="*", type=Path)
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
-    folders = args.sessions or sorted(DEFAULT_BENCH.glob("S*"))
-    if not folders:
-        print(f"no bench sessions found under {DEFAULT_BENCH}", file=sys.stderr)
-        return 1
-    for folder in folders:
+    for folder in session_folders(args.sessions):
         shot_by = f", camera {args.camera}" if args.camera else ""
         report(f"session {folder.name}{shot_by}", session_pits(folder, args.camera))
     return 0
