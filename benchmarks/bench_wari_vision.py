@@ -146,11 +146,15 @@ def session_photos(folder: Path, camera: str | None):
     return truth, profile, photos
 
 
-def bench_session(folder: Path, camera: str | None) -> dict:
-    truth, profile, photos = session_photos(folder, camera)
+def bench_session(folder: Path, camera: str | None) -> dict | None:
+    shot_by = f", camera {camera}" if camera else ""
+    try:
+        truth, profile, photos = session_photos(folder, camera)
+    except ArbiterError as error:  # a session the calibration cannot read is a result too
+        print(f"session {folder.name}{shot_by}: calibration failed: {error}")
+        return None
     tally = read_frames(profile, photos)
     frames = len(truth["positions"]) + len(truth["sequence"])
-    shot_by = f", camera {camera}" if camera else ""
     report(f"session {folder.name} ({truth['style']}{shot_by}): {frames} frames, calibration {profile['summary']}", tally)
     return tally
 
