@@ -34,13 +34,12 @@ import cv2
 import numpy as np
 
 from engines.wari import VARIANTS, WariRules
+from vision.wari_board import PIT_COUNT, PITS_PER_ROW, pit_column_and_row
 
 from bench_wari_vision import random_position  # beside this script: positions drawn as the benchmark draws them
 
 FRAME_SIZE = (1280, 960)
 EDGE_SUBPIXELS = ((-0.25, -0.25), (0.25, -0.25), (-0.25, 0.25), (0.25, 0.25))  # rays averaged on outlines
-PITS_PER_ROW = 6
-PIT_COUNT = 2 * PITS_PER_ROW
 STYLES = ("nicker", "glass")
 LAMP_SAMPLES = 6  # shadow rays per point, spread over the lamp's disc: soft shadow edges
 SETTLE_ROUNDS = 16
@@ -211,17 +210,17 @@ def make_board(rng: np.random.Generator) -> Board:
 
 
 def region_centre(region: int, pitch: float, row_spacing: float, store_offset: float) -> tuple[float, float]:
-    """Board (x, y) of a pit (contract index) or store (12 South's, 13 North's), as
-    device/synthetic_wari.py lays them out: South's row nearest the camera's bottom edge, its pits
-    a..f left to right, North's a..f right to left, each player's store on his right hand."""
+    """Board (x, y) of a pit (contract index) or store (12 South's, 13 North's), laid out as the
+    recogniser's board frame has them (`pit_column_and_row`): South's row nearest the camera's
+    bottom edge, its pits a..f left to right, North's a..f right to left, each player's store on
+    his right hand."""
     end = (PITS_PER_ROW - 1) / 2 * pitch + store_offset
     if region == PIT_COUNT:
         return end, 0.0
     if region == PIT_COUNT + 1:
         return -end, 0.0
-    column = region if region < PITS_PER_ROW else PIT_COUNT - 1 - region
-    row_y = -row_spacing / 2 if region < PITS_PER_ROW else row_spacing / 2
-    return (column - (PITS_PER_ROW - 1) / 2) * pitch, row_y
+    column, row = pit_column_and_row(region)
+    return (column - (PITS_PER_ROW - 1) / 2) * pitch, (row - 0.5) * row_spacing
 
 
 def make_camera(board: Board, rng: np.random.Generator) -> Camera:
