@@ -6,8 +6,9 @@ Usage (PyTorch is not a project dependency; install it beside the project for th
 
 Each DIR is a bench-format session (`render_wari_session.py` writes them; `../shared/bench/wari/S*`
 are the bench's). Every session is calibrated on its start photo like `recognize` would be, and
-each photo gives one crop per pit, centred on the calibrated pit and 2.4 pit radii across, scaled
-to 64x64 and labelled with the pit's true count. A classifier of counts 0..MAX_COUNT is trained on
+each position and game photo gives one crop per pit, centred on the calibrated pit and 2.4 pit
+radii across at that pit's own scale (perspective included), scaled to 64x64 and labelled with
+the pit's true count. A classifier of counts 0..MAX_COUNT is trained on
 the --train crops (turned, flipped, colour channels swapped, brightness, noise and blur varied, so
 that it learns seeds rather than one session's look) and prints, for each --test session, the
 exact share of its pits by true count, with the share read too low. Nothing here is used by
@@ -16,19 +17,17 @@ exact share of its pits by true count, with the share read too low. Nothing here
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from calibration.wari import calibrate
 from engines.errors import ArbiterError
-from vision.io import read_image
 from vision.wari import WariProfile
+from vision.wari_board import local_scale
 
-from bench_wari_vision import BUCKETS, PIT_COUNT  # beside this script
+from bench_wari_vision import BUCKETS, PIT_COUNT, session_photos  # beside this script
 
 CROP = 64
 CROP_RADII = 1.2  # half the crop's side, in pit radii: the pit and a little of the board
@@ -37,16 +36,14 @@ BATCH = 64
 
 
 def session_crops(folder: Path) -> tuple[np.ndarray, np.ndarray]:
-    """(crops N x 64 x 64 x 3, true counts N) of every pit of every photo of a session."""
-    truth = json.loads((folder / "truth.json").read_text())
-    geometry = WariProfile.from_json(calibrate(read_image(folder / truth["start"]["image"]))).geometry
+    """(crops N x 64 x 64 x 3, true counts N) of every pit of every position and game photo of a session."""
+    _, profile, photos = session_photos(folder, None)
+    geometry = WariProfile.from_json(profile).geometry
     crops, counts = [], []
-    for item in [truth["start"]] + truth["positions"] + truth["sequence"]:
-        image = read_image(folder / item["image"])
+    for image, item, _ in photos:
         scale = image.shape[1] / geometry.image_size[0]
-        pitch = np.linalg.norm(np.diff(geometry.to_image(np.array([[0.0, 0.0], [1.0, 0.0]]), scale), axis=0))
-        half = CROP_RADII * geometry.pit_radius * float(pitch)
         for pit in range(PIT_COUNT):
+            half = CROP_RADII * geometry.pit_radius * local_scale(geometry, pit) * scale
             x, y = geometry.to_image(np.array([geometry.centre_in_board(pit)]), scale)[0]
             corners = np.float32([[x - half, y - half], [x + half, y - half], [x - half, y + half]])
             warp = cv2.getAffineTransform(corners, np.float32([[0, 0], [CROP, 0], [0, CROP]]))
