@@ -4,8 +4,9 @@ The 48 seeds are what stands out in that photo: they are found as small patches 
 their surroundings, grouped into 12 clusters that must form two rows of six, and a homography from
 the board's own frame is fitted to the cluster centres. The pit rims and the stores are then found
 where the image has the strongest edges along circles and ellipses of the fitted layout. Knowing
-that each pit holds exactly 4 seeds, the photo also teaches the seeds' colours and the area one
-seed covers in each pit, and how much that area varies between pits.
+that each pit holds exactly 4 seeds, the photo also teaches the seeds' colours (from the
+contrasted pixels whose colour the wood does not take in light or shade) and the area one seed
+covers in each pit, and how much that area varies between pits.
 """
 from __future__ import annotations
 
@@ -23,6 +24,13 @@ from vision.wari_seeds import SeedColourModel, local_contrast, working_frame
 START_SEEDS_PER_PIT = 4
 # Spotted seeds count only if, at some threshold, this many of the 12 pits show exactly 4.
 _SPOT_AGREEMENT = 10
+# Wood colours: a pit's band inside its rim (as a share of its radius), lightness bands of this
+# many Lab units holding at least this many wood pixels, and how far beyond the usual spread of
+# a band's colours a seed's colour must lie.
+_RIM_BAND = 0.8
+_LIGHTNESS_BAND = 8
+_BAND_PIXELS = 30
+_WOOD_SPREAD = 1.5
 _NOT_A_START = "does not show a Wari board at the start position (two rows of six pits with 4 seeds each)"
 
 
@@ -227,23 +235,65 @@ def _rim_strength(edges: np.ndarray, geometry: BoardGeometry, scale: float, regi
 
 
 def _learn_colours(frame: np.ndarray, geometry: BoardGeometry, seed_mask: np.ndarray) -> SeedColourModel:
-    """Seed colours from the contrasted pixels inside pits; board colours from everything else on the board.
+    """Seed colours from the contrasted pixels inside pits whose colour is not the wood's; board
+    colours from everything else on the board.
 
     The whole board top counts as board, lit spots and store highlights included: recognition must
-    not take a lamp's hot spot in an emptied pit for seeds.
+    not take a lamp's hot spot in an emptied pit for seeds. A deep bowl's shaded wall contrasts
+    with the lit board as much as a grey seed does, so contrast alone would learn it as seed.
     """
     height, width = frame.shape[:2]
+    scale = width / geometry.image_size[0]
     pits = np.zeros((height, width), np.uint8)
+    rims = np.zeros((height, width), np.uint8)
     for region in range(PIT_COUNT):
-        cv2.fillPoly(pits, [np.round(geometry.outline_in_image(region, width / geometry.image_size[0])).astype(np.int32)], 1)
+        cv2.fillPoly(pits, [np.round(geometry.outline_in_image(region, scale)).astype(np.int32)], 1)
+        cv2.fillPoly(rims, [np.round(geometry.outline_in_image(region, scale)).astype(np.int32)], 1)
+        cv2.fillPoly(rims, [np.round(geometry.outline_in_image(region, scale, _RIM_BAND)).astype(np.int32)], 0)
     board = np.zeros((height, width), np.uint8)
-    cv2.fillPoly(board, [np.round(_board_outline(geometry, width / geometry.image_size[0])).astype(np.int32)], 1)
+    cv2.fillPoly(board, [np.round(_board_outline(geometry, scale)).astype(np.int32)], 1)
+    # Start seeds gather in the middle of their pits: a pit's outer band shows its bowl's wood in
+    # light and in shade.
+    wood = (board > 0) & ((pits == 0) | (rims > 0))
+    # A seed's outline blends its colour with the wood's: those pixels stay seed beside the seed.
+    unlike_wood = seed_mask & _unlike_wood(frame, wood).astype(np.uint8)
+    seed_mask = seed_mask & cv2.dilate(unlike_wood, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     near_seed = cv2.dilate(seed_mask, np.ones((5, 5), np.uint8)) & pits
     core_seed = cv2.erode(seed_mask, np.ones((3, 3), np.uint8)) & pits
     seeds, board_pixels = frame[core_seed > 0], frame[(board > 0) & (near_seed == 0)]
     if len(seeds) < 100 or len(board_pixels) < 100:
         raise ArbiterError(f"the photo {_NOT_A_START}")
     return SeedColourModel.learn(seeds, board_pixels)
+
+
+def _unlike_wood(frame: np.ndarray, wood: np.ndarray) -> np.ndarray:
+    """Pixels whose colour lies off the wood's colours at their own lightness.
+
+    Shade moves the wood's colour along one path through Lab (darker, and towards the colour of
+    the light that reaches the shade); the path is traced from the wood's pixels as the median
+    a, b per lightness band. A pixel is off it when it lies further from that median than
+    _WOOD_SPREAD times the distance most of that band's wood pixels keep.
+    """
+    lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB).astype(np.float32)
+    band = (lab[..., 0] // _LIGHTNESS_BAND).astype(int)
+    bands = 256 // _LIGHTNESS_BAND
+    wood_band, wood_ab = band[wood], lab[..., 1:][wood]
+    median = np.full((bands, 2), np.nan)
+    spread = np.full(bands, np.nan)
+    for index in range(bands):
+        chroma = wood_ab[wood_band == index]
+        if len(chroma) >= _BAND_PIXELS:
+            median[index] = np.median(chroma, axis=0)
+            spread[index] = np.percentile(np.linalg.norm(chroma - median[index], axis=1), 90)
+    known = np.flatnonzero(np.isfinite(spread))
+    if len(known) == 0:
+        raise ArbiterError(f"the photo {_NOT_A_START}")
+    # Lightness bands the wood never showed take the nearest band's colour.
+    every = np.arange(bands)
+    median = np.column_stack([np.interp(every, known, median[known, channel]) for channel in range(2)])
+    spread = np.interp(every, known, spread[known])
+    distance = np.linalg.norm(lab[..., 1:] - median[band], axis=2)
+    return distance > _WOOD_SPREAD * spread[band]
 
 
 def _board_outline(geometry: BoardGeometry, scale: float) -> np.ndarray:

@@ -2,10 +2,12 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from calibration.wari import calibrate
 from device.synthetic_wari import render_board
 from vision.wari import recognize
+from vision.wari_board import PIT_COUNT, BoardGeometry
 from vision.wari_seeds import SeedColourModel
 
 
@@ -32,3 +34,40 @@ def test_a_red_bead_darker_than_any_in_the_start_photo_is_counted():
     pits = [3, 4, 7, 3, 2, 1, 3, 0, 4, 6, 2, 4]
     observation = recognize(render_board(pits, [5, 4], seed=1, style="glass", session=7), profile)
     assert observation.pits[5] == 1 and observation.regions[5][1] > 0.9
+
+
+def deepen_bowls(image: np.ndarray, geometry: BoardGeometry) -> np.ndarray:
+    """The photo with every pit a deep bowl under a lamp at the top left: the far wall in deep
+    shade (down to a fifth of the light), the shade tinted towards the room's bluish light."""
+    ys, xs = np.mgrid[0 : image.shape[0], 0 : image.shape[1]].astype(np.float32)
+    shaded = image.astype(np.float32)
+    tint = np.array([1.15, 1.0, 0.85], np.float32)  # BGR
+    for region in range(PIT_COUNT):
+        outline = geometry.outline_in_image(region)
+        centre = outline.mean(axis=0)
+        radius = np.linalg.norm(outline - centre, axis=1).mean()
+        u, v = (xs - centre[0]) / radius, (ys - centre[1]) / radius
+        distance = np.sqrt(u**2 + v**2)
+        wall = np.clip((distance - 0.35) / 0.65, 0, 1) ** 2
+        far_side = np.clip(0.5 - 0.7 * (u + v) / np.maximum(distance, 1e-3), 0, 1)
+        light = (1 - 0.8 * wall * far_side)[..., None]
+        inside = distance < 1
+        shaded[inside] *= (light * (tint * (1 - light) + light))[inside]
+    return np.clip(shaded, 0, 255).astype(np.uint8)
+
+
+@pytest.mark.parametrize("session", [0, 2])
+def test_a_deep_bowls_shaded_wall_is_not_learned_as_seed(session):
+    # Grey nuts differ from wood in shade mostly by lightness, as the wood does from itself: the
+    # start photo's contrasted pixels take in the shaded walls, which must still count as wood.
+    start = render_board([4] * 12, [0, 0], seed=0, style="nicker", session=session)
+    plain = calibrate(start)
+    geometry = BoardGeometry.from_json(plain["board"])
+    profile = calibrate(deepen_bowls(start, geometry))
+    pits = [0, 1, 0, 2, 0, 3, 1, 0, 2, 0, 1, 0]
+    photo = deepen_bowls(render_board(pits, [20, 18], seed=1, style="nicker", session=session), geometry)
+    observation = recognize(photo, profile)
+    assert observation.pits == pits
+    assert all(observation.regions[pit][0] > 0.9 for pit in range(PIT_COUNT) if pits[pit] == 0)
+    seed_area, plain_area = profile["summary"]["seed_area_px"], plain["summary"]["seed_area_px"]
+    assert abs(seed_area / plain_area - 1) < 0.2
