@@ -157,8 +157,21 @@ class SeedSpotter:
         local_max = strength == cv2.dilate(strength, window)
         peaks = (local_max & candidates).astype(np.uint8)
         # A flat-topped peak has several equal maxima: merge neighbours into one.
-        _, labels = cv2.connectedComponents(cv2.dilate(peaks, np.ones((3, 3), np.uint8)))
-        return labels
+        count, labels = cv2.connectedComponents(cv2.dilate(peaks, np.ones((3, 3), np.uint8)))
+        if count <= 2:
+            return labels
+        # Equal maxima apart but within one window (a ring around a bead's highlight, which is not
+        # seed-coloured) are one peak too: keep the first of them.
+        centres = SeedSpotter.glint_centres(labels)
+        reach = window.shape[0] / 2
+        kept = np.ones(count, bool)
+        for label in range(1, count):
+            if kept[label]:
+                near = np.hypot(*(centres[label:] - centres[label - 1]).T) < reach
+                kept[label + 1 :][near] = False
+        renumbered = np.where(kept, np.cumsum(kept) - 1, 0)
+        renumbered[0] = 0
+        return renumbered[labels]
 
     def to_json(self) -> dict:
         return {

@@ -57,6 +57,16 @@ def test_shapes_keep_apart_by_themselves():
     assert np.array_equal(apart, crowded)
 
 
+@pytest.mark.parametrize("highlight", [(-3, 0), (-2, 0), (0, 2)])
+def test_a_beads_highlight_hole_does_not_make_it_two_shapes(highlight):
+    # The highlight is not seed-coloured: the hole it leaves raises a ring of equal peaks.
+    seed_like = np.zeros((60, 60), np.uint8)
+    cv2.circle(seed_like, (30, 30), 9, 1, -1)
+    cv2.circle(seed_like, (30 + highlight[0], 30 + highlight[1]), 3, 0, -1)
+    apart, crowded = SeedSpotter("shape", 18, 2.0).spots(np.full((60, 60, 3), 100, np.uint8), seed_like.astype(bool))
+    assert apart.max() == 1 and crowded.max() == 1
+
+
 def _disc_seeds(centres, radius=6, glinted=None):
     """A flat frame with seed-coloured discs (seed_like mask) and a bright glint on some of them."""
     frame = np.full((120, 200, 3), 90, np.uint8)
