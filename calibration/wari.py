@@ -358,7 +358,8 @@ def _learn_spotters(frame: np.ndarray, geometry: BoardGeometry, colours: SeedCol
     spotters = []
     for cue in SPOT_CUES:
         level = int(agreement[cue].max())
-        if level >= _agreement_needed(cue, best):
+        only_short = bool((found[cue][agreement[cue] == level] <= START_SEEDS_PER_PIT).all())
+        if level >= _agreement_needed(cue, best, only_short):
             agreeing = trials[cue][agreement[cue] == level]
             spotter = SeedSpotter(cue, kernel, float((agreeing.min() + agreeing.max()) / 2), slip)
             if cue == "glint":
@@ -367,14 +368,20 @@ def _learn_spotters(frame: np.ndarray, geometry: BoardGeometry, colours: SeedCol
     return tuple(spotters), best
 
 
-def _agreement_needed(cue: str, best: int) -> int:
-    """Pits that must show their 4 seeds for a cue to count, when the best cue shows them in `best`.
+def _agreement_needed(cue: str, best: int, only_short: bool) -> int:
+    """Pits that must show their 4 seeds for a cue to count, when the best cue shows them in `best`
+    (`only_short`: the pits where the cue misses show fewer seeds, never more).
 
     Glints count one pit short of the best: touching seeds' glints stay apart, and only glints
-    find the half-buried seeds of a pile, which the shape cue merges with the seeds on top. The
-    shape cue only counts on a tie: one pit short, long nuts' merged shapes over-count.
+    find the half-buried seeds of a pile, which the shape cue merges with the seeds on top. Two
+    pits short if they only miss seeds: a white bead's glint hardly stands out from the bead, and
+    recognition takes the larger of the cues' counts, so a cue that misses seeds costs nothing
+    where the other finds them. The shape cue only counts on a tie: one pit short, long nuts'
+    merged shapes over-count.
     """
-    return max(_SPOT_AGREEMENT, best - 1) if cue == "glint" else best
+    if cue != "glint":
+        return best
+    return max(_SPOT_AGREEMENT, best - (2 if only_short else 1))
 
 
 def _glint_offset(frame: np.ndarray, colours: SeedColourModel, spotter: SeedSpotter) -> tuple[float, float]:
