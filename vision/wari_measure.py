@@ -158,19 +158,22 @@ class SeedSpotter:
         peaks = (local_max & candidates).astype(np.uint8)
         # A flat-topped peak has several equal maxima: merge neighbours into one.
         count, labels = cv2.connectedComponents(cv2.dilate(peaks, np.ones((3, 3), np.uint8)))
-        if count <= 2:
-            return labels
         # Equal maxima apart but within one window (a ring around a bead's highlight, which is not
         # seed-coloured) are one peak too: keep the first of them.
-        centres = SeedSpotter.glint_centres(labels)
-        reach = window.shape[0] / 2
+        found = cv2.findNonZero(peaks)  # much faster than np.nonzero on a sparse image
+        xs, ys = (found.reshape(-1, 2).T if found is not None else (np.zeros(0, np.intp),) * 2)
+        owner = labels[ys, xs]
+        pixels = np.maximum(np.bincount(owner, minlength=count), 1)
+        centres = np.stack([np.bincount(owner, xs, count), np.bincount(owner, ys, count)], axis=1) / pixels[:, None]
+        close = np.triu(np.linalg.norm(centres[:, None] - centres[None], axis=2) < window.shape[0] / 2, 1)
+        close[0] = False  # label 0 is the background
+        if not close.any():
+            return labels
         kept = np.ones(count, bool)
-        for label in range(1, count):
-            if kept[label]:
-                near = np.hypot(*(centres[label:] - centres[label - 1]).T) < reach
-                kept[label + 1 :][near] = False
+        for first, second in zip(*np.nonzero(close)):
+            if kept[first]:
+                kept[second] = False
         renumbered = np.where(kept, np.cumsum(kept) - 1, 0)
-        renumbered[0] = 0
         return renumbered[labels]
 
     def to_json(self) -> dict:
