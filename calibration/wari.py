@@ -24,6 +24,10 @@ from vision.wari_seeds import SeedColourModel, local_contrast, working_frame
 START_SEEDS_PER_PIT = 4
 # Spotted seeds count only if, at some threshold, this many of the 12 pits show exactly 4.
 _SPOT_AGREEMENT = 10
+# The 12 pit clusters of a start photo weigh at least this share of their median; down to the
+# second share, the photo is a board whose one pit's seeds hardly show.
+_ALIKE_PITS = 0.35
+_FAINT_PIT = 0.15
 # Wood colours: a pit's band inside its rim (as a share of its radius), lightness bands of this
 # many Lab units holding at least this many wood pixels, and how far beyond the usual spread of
 # a band's colours a seed's colour must lie.
@@ -116,14 +120,22 @@ def _pit_clusters(seed_mask: np.ndarray) -> np.ndarray:
         found = [f for f in found if f is not None]
         if found:
             return min(found, key=lambda f: f[1])[0]
+    # Not taken as pits, but worth telling apart from a photo of no board at all: one pit's
+    # seeds much fainter than the rest (fewer seeds in it, or seeds of the wood's colour).
+    if any(_heavy_cluster_centres(labels, areas, points, spare, _FAINT_PIT) for labels in groupings for spare in (0, 1)):
+        raise ArbiterError(
+            "one pit in the photo shows far fewer seeds than the others: calibration needs the start "
+            "position with 4 seeds in each pit, and seeds whose colour stands out from the board's"
+        )
     raise ArbiterError(f"the photo {_NOT_A_START}")
 
 
-def _heavy_cluster_centres(labels: np.ndarray, areas: np.ndarray, points: np.ndarray, spare: int):
+def _heavy_cluster_centres(labels: np.ndarray, areas: np.ndarray, points: np.ndarray, spare: int, alike: float = _ALIKE_PITS):
     """The centres of 12 heavy, alike clusters forming a 2x6 grid and their grid misfit, or None.
 
     The 12 are the heaviest, or with one `spare` the heaviest 13 but one: a store's shaded wall
-    or a lamp's glare on the board may outweigh a pit whose seeds alone stand out.
+    or a lamp's glare on the board may outweigh a pit whose seeds alone stand out. Alike: none
+    weighs less than `alike` times their median.
     """
     ids, inverse = np.unique(labels, return_inverse=True)
     cluster_area = np.bincount(inverse, weights=areas)
@@ -136,7 +148,7 @@ def _heavy_cluster_centres(labels: np.ndarray, areas: np.ndarray, points: np.nda
         typical = np.median(cluster_area[heavy])
         # None of the twelve much lighter than the rest (a pit split in two); heavier ones happen
         # when a lit rim joins a pit's seeds, and merged pits fail the grid below.
-        if cluster_area[heavy].min() < 0.35 * typical:
+        if cluster_area[heavy].min() < alike * typical:
             continue
         centres = np.array([
             np.average(points[inverse == k], axis=0, weights=areas[inverse == k]) for k in heavy

@@ -167,6 +167,13 @@ def test_calibration_refuses_a_photo_that_is_not_the_start(image):
         calibrate(image)
 
 
+@pytest.mark.parametrize("style", ["nicker", "glass"])
+def test_a_start_photo_with_one_pit_nearly_empty_says_so(style):
+    # Told apart from a photo of no board: the player can mend the position (or the seeds).
+    with pytest.raises(ArbiterError, match="one pit in the photo shows far fewer seeds than the others"):
+        calibrate(render_board([4] * 11 + [1], [0, 0], seed=0, style=style, session=1))
+
+
 @pytest.mark.parametrize("session", [0, 3])
 def test_a_glare_streak_heavier_than_a_pits_seeds_does_not_hide_the_board(session):
     # A pale streak along North's store wall stands out more than any pit's 4 seeds: the 12
