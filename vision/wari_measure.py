@@ -107,11 +107,8 @@ class SeedSpotter:
     @staticmethod
     def glint_centres(glints: np.ndarray) -> np.ndarray:
         """Nx2 centres (x, y) of the labelled glints 1..N, in pixels."""
-        count = int(glints.max()) if glints.size else 0
         ys, xs = np.nonzero(glints)
-        labels = glints[ys, xs]
-        pixels = np.maximum(np.bincount(labels, minlength=count + 1)[1:], 1)
-        return np.stack([np.bincount(labels, xs, count + 1)[1:], np.bincount(labels, ys, count + 1)[1:]], axis=1) / pixels[:, None]
+        return _label_centres(glints[ys, xs], xs, ys, int(glints.max()) if glints.size else 0)
 
     def _with_buried_seeds(
         self, solid: np.ndarray, glints: np.ndarray, lightness: np.ndarray, bowls: np.ndarray | None
@@ -162,17 +159,14 @@ class SeedSpotter:
         # seed-coloured) are one peak too: keep the first of them.
         found = cv2.findNonZero(peaks)  # much faster than np.nonzero on a sparse image
         xs, ys = (found.reshape(-1, 2).T if found is not None else (np.zeros(0, np.intp),) * 2)
-        owner = labels[ys, xs]
-        pixels = np.maximum(np.bincount(owner, minlength=count), 1)
-        centres = np.stack([np.bincount(owner, xs, count), np.bincount(owner, ys, count)], axis=1) / pixels[:, None]
+        centres = _label_centres(labels[ys, xs], xs, ys, count - 1)  # row k: label k + 1
         close = np.triu(np.linalg.norm(centres[:, None] - centres[None], axis=2) < window.shape[0] / 2, 1)
-        close[0] = False  # label 0 is the background
         if not close.any():
             return labels
-        kept = np.ones(count, bool)
+        kept = np.ones(count, bool)  # by label, 0 the background
         for first, second in zip(*np.nonzero(close)):
-            if kept[first]:
-                kept[second] = False
+            if kept[first + 1]:
+                kept[second + 1] = False
         renumbered = np.where(kept, np.cumsum(kept) - 1, 0)
         return renumbered[labels]
 
@@ -201,6 +195,12 @@ class SeedSpotter:
         ):
             raise ArbiterError("the Wari profile's seed spotter is malformed; calibrate again")
         return spotter
+
+
+def _label_centres(labels: np.ndarray, xs: np.ndarray, ys: np.ndarray, count: int) -> np.ndarray:
+    """Nx2 centres (x, y) of labels 1..count, from the labels of the pixels at (xs, ys)."""
+    pixels = np.maximum(np.bincount(labels, minlength=count + 1)[1:], 1)
+    return np.stack([np.bincount(labels, xs, count + 1)[1:], np.bincount(labels, ys, count + 1)[1:]], axis=1) / pixels[:, None]
 
 
 def _inside(mask: np.ndarray, points: np.ndarray) -> np.ndarray:
