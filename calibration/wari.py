@@ -115,14 +115,12 @@ def _pit_clusters(seed_mask: np.ndarray) -> np.ndarray:
             groupings.append(np.array([root(i) for i in range(len(points))]))
         if clusters == PIT_COUNT:
             break
-    for spare in (0, 1):
-        found = [_heavy_cluster_centres(labels, areas, points, spare) for labels in groupings]
-        found = [f for f in found if f is not None]
-        if found:
-            return min(found, key=lambda f: f[1])[0]
+    centres = _best_grid(groupings, areas, points, _ALIKE_PITS)
+    if centres is not None:
+        return centres
     # Not taken as pits, but worth telling apart from a photo of no board at all: one pit's
     # seeds much fainter than the rest (fewer seeds in it, or seeds of the wood's colour).
-    if any(_heavy_cluster_centres(labels, areas, points, spare, _FAINT_PIT) for labels in groupings for spare in (0, 1)):
+    if _best_grid(groupings, areas, points, _FAINT_PIT) is not None:
         raise ArbiterError(
             "one pit in the photo shows far fewer seeds than the others: calibration needs the start "
             "position with 4 seeds in each pit, and seeds whose colour stands out from the board's"
@@ -130,7 +128,18 @@ def _pit_clusters(seed_mask: np.ndarray) -> np.ndarray:
     raise ArbiterError(f"the photo {_NOT_A_START}")
 
 
-def _heavy_cluster_centres(labels: np.ndarray, areas: np.ndarray, points: np.ndarray, spare: int, alike: float = _ALIKE_PITS):
+def _best_grid(groupings: list[np.ndarray], areas: np.ndarray, points: np.ndarray, alike: float) -> np.ndarray | None:
+    """Of the groupings whose 12 heavy clusters (no spare, failing that one) form the grid, the
+    centres of the best fitting, or None."""
+    for spare in (0, 1):
+        found = [_heavy_cluster_centres(labels, areas, points, spare, alike) for labels in groupings]
+        found = [f for f in found if f is not None]
+        if found:
+            return min(found, key=lambda f: f[1])[0]
+    return None
+
+
+def _heavy_cluster_centres(labels: np.ndarray, areas: np.ndarray, points: np.ndarray, spare: int, alike: float):
     """The centres of 12 heavy, alike clusters forming a 2x6 grid and their grid misfit, or None.
 
     The 12 are the heaviest, or with one `spare` the heaviest 13 but one: a store's shaded wall
@@ -266,16 +275,15 @@ def _learn_colours(frame: np.ndarray, geometry: BoardGeometry, seed_mask: np.nda
     height, width = frame.shape[:2]
     scale = width / geometry.image_size[0]
     pits = np.zeros((height, width), np.uint8)
-    rims = np.zeros((height, width), np.uint8)
+    pit_middles = np.zeros((height, width), np.uint8)
     for region in range(PIT_COUNT):
         cv2.fillPoly(pits, [np.round(geometry.outline_in_image(region, scale)).astype(np.int32)], 1)
-        cv2.fillPoly(rims, [np.round(geometry.outline_in_image(region, scale)).astype(np.int32)], 1)
-        cv2.fillPoly(rims, [np.round(geometry.outline_in_image(region, scale, _RIM_BAND)).astype(np.int32)], 0)
+        cv2.fillPoly(pit_middles, [np.round(geometry.outline_in_image(region, scale, _RIM_BAND)).astype(np.int32)], 1)
     board = np.zeros((height, width), np.uint8)
     cv2.fillPoly(board, [np.round(_board_outline(geometry, scale)).astype(np.int32)], 1)
     # Start seeds gather in the middle of their pits: a pit's outer band shows its bowl's wood in
     # light and in shade.
-    wood = (board > 0) & ((pits == 0) | (rims > 0))
+    wood = (board > 0) & (pit_middles == 0)
     # A seed's outline blends its colour with the wood's: those pixels stay seed beside the seed.
     unlike_wood = seed_mask & _unlike_wood(frame, wood).astype(np.uint8)
     seed_mask = seed_mask & cv2.dilate(unlike_wood, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
