@@ -22,6 +22,11 @@ from vision.wari_measure import PIT_SHRINK, SPOT_CUES, SeedSpotter, board_top_co
 from vision.wari_seeds import SeedColourModel, local_contrast, working_frame
 
 START_SEEDS_PER_PIT = 4
+# Seeds are the pixels contrasted above this share of the photo's 99.5th-percentile contrast.
+# The most vivid seeds set that percentile, so where the pits do not form the grid at the first
+# share (seeds coloured almost like the wood: red beads on red wood stand out half as much as blue
+# ones), the lower shares are tried in turn. Lower still, a bowl's shaded wall stands out too.
+_STANDOUT_SHARES = (0.5, 0.4, 0.35)
 # Spotted seeds count only if, at some threshold, this many of the 12 pits show exactly 4.
 _SPOT_AGREEMENT = 10
 # The 12 pit clusters of a start photo weigh at least this share of their median; down to the
@@ -35,7 +40,15 @@ _RIM_BAND = 0.8
 _LIGHTNESS_BAND = 8
 _BAND_PIXELS = 30
 _WOOD_SPREAD = 1.5
+# Seeds' worth of area each pit of a start photo may show. The start photos of the bench, its
+# re-shoots and our renders show 2.5-5.7 (a pit of 5 seeds up to 5.4); a pit of one seed shows
+# 0.9-1.3, and 12 clusters taken for pits where they are not show 0 in some and 8-17 in others.
+_START_PIT_SEEDS = (1.5, 7.0)
 _NOT_A_START = "does not show a Wari board at the start position (two rows of six pits with 4 seeds each)"
+_FAINT_PIT_MESSAGE = (
+    "one pit in the photo shows far fewer seeds than the others: calibration needs the start "
+    "position with 4 seeds in each pit, and seeds whose colour stands out from the board's"
+)
 
 
 def calibrate(image: np.ndarray) -> dict:
@@ -44,13 +57,12 @@ def calibrate(image: np.ndarray) -> dict:
         raise ArbiterError("calibration needs a colour photo of the board")
     frame = working_frame(image)
     scale = frame.shape[1] / image.shape[1]
-    contrast = local_contrast(frame, frame.shape[1] // 16)
-    seed_mask = _seed_mask(contrast)
-    centres = _pit_clusters(seed_mask)
+    seed_mask, centres = _find_pits(local_contrast(frame, frame.shape[1] // 16))
     geometry = _fit_geometry(centres / scale, (image.shape[1], image.shape[0]), _edge_strength(frame, seed_mask), scale)
     colours = _learn_colours(frame, geometry, seed_mask)
     measures = measure_regions(frame, geometry, colours)
     counts = CountModel.learn(geometry, measures.seed_pixels, frame.shape[1], START_SEEDS_PER_PIT)
+    _check_pits_show_their_seeds(measures.seed_pixels[:PIT_COUNT] / np.array(counts.seed_area[:PIT_COUNT]))
     spotters, spot_agreement = _learn_spotters(frame, geometry, colours, counts)
     return {
         "game": "wari",
@@ -73,23 +85,51 @@ def calibrate(image: np.ndarray) -> dict:
     }
 
 
-def _seed_mask(contrast: np.ndarray) -> np.ndarray:
+def _find_pits(contrast: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The seed mask and the centres (working-frame pixels) of the 12 pits' seed clusters, at the
+    first of `_STANDOUT_SHARES` at which the clusters form the grid."""
+    faint_pit = False
+    for share in _STANDOUT_SHARES:
+        seed_mask = _seed_mask(contrast, share)
+        groupings, areas, points = _groupings(seed_mask)
+        centres = _best_grid(groupings, areas, points, _ALIKE_PITS)
+        if centres is not None:
+            return seed_mask, centres
+        # Not taken as pits, but worth telling apart from a photo of no board at all: one pit's
+        # seeds much fainter than the rest (fewer seeds in it, or seeds of the wood's colour).
+        faint_pit = faint_pit or _best_grid(groupings, areas, points, _FAINT_PIT) is not None
+    if faint_pit:
+        raise ArbiterError(_FAINT_PIT_MESSAGE)
+    raise ArbiterError(f"the photo {_NOT_A_START}")
+
+
+def _check_pits_show_their_seeds(seeds_shown: np.ndarray) -> None:
+    """Refuse a start photo whose pits, as found, do not each show about 4 seeds' worth of area."""
+    fewest, most = _START_PIT_SEEDS
+    if seeds_shown.max() > most:
+        raise ArbiterError(f"the photo {_NOT_A_START}")
+    if seeds_shown.min() < fewest:
+        raise ArbiterError(_FAINT_PIT_MESSAGE)
+
+
+def _seed_mask(contrast: np.ndarray, share: float) -> np.ndarray:
     """Pixels that stand out clearly: seeds are the most contrasted ~2% of a start photo."""
-    threshold = max(8.0, 0.5 * float(np.percentile(contrast, 99.5)))
+    threshold = max(8.0, share * float(np.percentile(contrast, 99.5)))
     mask = (contrast > threshold).astype(np.uint8)
     # Opening keeps seed-sized blobs and drops thin rim highlights.
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
 
 
-def _pit_clusters(seed_mask: np.ndarray) -> np.ndarray:
-    """Centres (working-frame pixels) of the 12 seed clusters, found by single-linkage grouping."""
+def _groupings(seed_mask: np.ndarray) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+    """The mask's blobs (areas, centres) and their single-linkage groupings on the way down to 12
+    clusters, nearest blobs merged first: each grouping labels every blob with its cluster."""
     count, _, stats, centroids = cv2.connectedComponentsWithStats(seed_mask)
     areas = stats[1:, cv2.CC_STAT_AREA].astype(np.float64)
     points = centroids[1:]
     keep = areas >= 4
     areas, points = areas[keep], points[keep]
     if len(points) < PIT_COUNT or len(points) > 2000:
-        raise ArbiterError(f"the photo {_NOT_A_START}")
+        return [], areas, points
     distances = np.linalg.norm(points[:, None] - points[None], axis=2)
     first, second = np.triu_indices(len(points), 1)
     order = np.argsort(distances[first, second], kind="stable")
@@ -101,8 +141,6 @@ def _pit_clusters(seed_mask: np.ndarray) -> np.ndarray:
             i = parent[i]
         return i
 
-    # Merge the nearest blobs first; of every grouping on the way to 12 clusters, keep the one
-    # whose 12 heaviest clusters fit a 2x6 grid best (failing that, allowing one spare cluster).
     groupings = []
     clusters = len(points)
     for edge in order:
@@ -115,17 +153,7 @@ def _pit_clusters(seed_mask: np.ndarray) -> np.ndarray:
             groupings.append(np.array([root(i) for i in range(len(points))]))
         if clusters == PIT_COUNT:
             break
-    centres = _best_grid(groupings, areas, points, _ALIKE_PITS)
-    if centres is not None:
-        return centres
-    # Not taken as pits, but worth telling apart from a photo of no board at all: one pit's
-    # seeds much fainter than the rest (fewer seeds in it, or seeds of the wood's colour).
-    if _best_grid(groupings, areas, points, _FAINT_PIT) is not None:
-        raise ArbiterError(
-            "one pit in the photo shows far fewer seeds than the others: calibration needs the start "
-            "position with 4 seeds in each pit, and seeds whose colour stands out from the board's"
-        )
-    raise ArbiterError(f"the photo {_NOT_A_START}")
+    return groupings, areas, points
 
 
 def _best_grid(groupings: list[np.ndarray], areas: np.ndarray, points: np.ndarray, alike: float) -> np.ndarray | None:

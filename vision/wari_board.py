@@ -139,7 +139,8 @@ def region_masks(geometry: BoardGeometry, frame_size: tuple[int, int], shrink: f
         outline = geometry.outline_in_image(region, scale, shrink)
         x0, y0 = np.floor(outline.min(axis=0)).astype(int)
         x1, y1 = np.ceil(outline.max(axis=0)).astype(int) + 1
-        cx0, cy0 = max(x0, 0), max(y0, 0)
+        # A region wholly outside the frame gets an empty mask at the frame's edge.
+        cx0, cy0 = min(max(x0, 0), width), min(max(y0, 0), height)
         cx1, cy1 = min(max(x1, cx0), width), min(max(y1, cy0), height)
         mask = np.zeros((cy1 - cy0, cx1 - cx0), np.uint8)
         cv2.fillPoly(mask, [np.round(outline - (cx0, cy0)).astype(np.int32)], 1)

@@ -1,6 +1,7 @@
 """Wari calibration and recognition on synthetic boards (device.synthetic_wari), never on ../shared."""
 from __future__ import annotations
 
+import itertools
 import json
 
 import cv2
@@ -8,6 +9,7 @@ import numpy as np
 import pytest
 
 from calibration.wari import calibrate
+from device import synthetic_wari
 from device.synthetic_wari import render_board
 from engines.errors import ArbiterError
 from vision import recognize as recognize_any
@@ -172,6 +174,36 @@ def test_a_start_photo_with_one_pit_nearly_empty_says_so(style):
     # Told apart from a photo of no board: the player can mend the position (or the seeds).
     with pytest.raises(ArbiterError, match="one pit in the photo shows far fewer seeds than the others"):
         calibrate(render_board([4] * 11 + [1], [0, 0], seed=0, style=style, session=1))
+
+
+@pytest.mark.parametrize("style, session", [("nicker", 0), ("nicker", 7), ("glass", 0), ("glass", 8), ("glass", 9)])
+def test_a_start_photo_with_one_seed_in_a_corner_pit_is_refused_in_one_line(style, session):
+    # The clusters of these photos once formed a grid with pits off the board (a traceback from
+    # the masks of regions outside the frame) or wherever the heaviest clusters lay.
+    with pytest.raises(ArbiterError, match="start position"):
+        calibrate(render_board([1] + [4] * 11, [0, 0], seed=0, style=style, session=session))
+
+
+@pytest.mark.parametrize("colour, session", [((50, 60, 190), 3), ((40, 70, 170), 1)], ids=["red", "dark-red"])
+def test_seeds_coloured_almost_like_the_wood_in_one_pit_still_calibrate(monkeypatch, colour, session):
+    # The most vivid beads set the contrast seeds must reach; red beads on red wood stand out
+    # about half as much, and their pit once never formed the grid.
+    plain_colour = synthetic_wari._seed_colour
+
+    def photo_with_pit_c_red(pits):
+        painted = itertools.count()
+        # Seeds are painted region by region: the 9th to 12th of the start photo are pit c's.
+        monkeypatch.setattr(
+            synthetic_wari,
+            "_seed_colour",
+            lambda style, rng: np.array(colour, np.float32) if 8 <= next(painted) < 12 else plain_colour(style, rng),
+        )
+        return render_board(pits, [0, 0], seed=0, style="glass", session=session)
+
+    start = photo_with_pit_c_red(START)
+    profile = calibrate(start)
+    assert recognize(start, profile).pits == START
+    assert recognize(photo_with_pit_c_red(ORDER_PROBE), profile).pits == ORDER_PROBE
 
 
 @pytest.mark.parametrize("session", [0, 3])
