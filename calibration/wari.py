@@ -44,6 +44,9 @@ _WOOD_SPREAD = 1.5
 # re-shoots and our renders show 2.5-5.7 (a pit of 5 seeds up to 5.4); a pit of one seed shows
 # 0.9-1.3, and 12 clusters taken for pits where they are not show 0 in some and 8-17 in others.
 _START_PIT_SEEDS = (1.5, 7.0)
+# The spread of the pits' readings, in seeds, beyond which they are not all 4: start photos show
+# 0.12-0.79 (area only: 0.28-0.79), a random position that passes the other checks 0.76-1.58.
+_START_SPREAD = 1.0
 _NOT_A_START = "does not show a Wari board at the start position (two rows of six pits with 4 seeds each)"
 _FAINT_PIT_MESSAGE = (
     "one pit in the photo shows far fewer seeds than the others: calibration needs the start "
@@ -62,7 +65,7 @@ def calibrate(image: np.ndarray) -> dict:
     colours = _learn_colours(frame, geometry, seed_mask)
     measures = measure_regions(frame, geometry, colours)
     counts = CountModel.learn(geometry, measures.seed_pixels, frame.shape[1], START_SEEDS_PER_PIT)
-    _check_pits_show_their_seeds(measures.seed_pixels[:PIT_COUNT] / np.array(counts.seed_area[:PIT_COUNT]))
+    _check_pits_show_their_seeds(measures.seed_pixels[:PIT_COUNT] / np.array(counts.seed_area[:PIT_COUNT]), counts.spread)
     spotters, spot_agreement = _learn_spotters(frame, geometry, colours, counts)
     return {
         "game": "wari",
@@ -103,13 +106,19 @@ def _find_pits(contrast: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     raise ArbiterError(f"the photo {_NOT_A_START}")
 
 
-def _check_pits_show_their_seeds(seeds_shown: np.ndarray) -> None:
-    """Refuse a start photo whose pits, as found, do not each show about 4 seeds' worth of area."""
+def _check_pits_show_their_seeds(seeds_shown: np.ndarray, spread: float) -> None:
+    """Refuse a start photo whose pits, as found, do not each show about 4 seeds' worth of area
+    (`seeds_shown`), or whose readings differ too much (`spread`, in seeds) to be 4 each."""
     fewest, most = _START_PIT_SEEDS
     if seeds_shown.max() > most:
         raise ArbiterError(f"the photo {_NOT_A_START}")
     if seeds_shown.min() < fewest:
         raise ArbiterError(_FAINT_PIT_MESSAGE)
+    if spread > _START_SPREAD:
+        raise ArbiterError(
+            f"the photo's pits show seeds {spread:.1f} seeds apart on average: calibration needs the start "
+            "position with 4 seeds in each pit"
+        )
 
 
 def _seed_mask(contrast: np.ndarray, share: float) -> np.ndarray:

@@ -160,9 +160,11 @@ def test_bad_profiles_are_one_line_errors(profile):
         render_board([4] * 6 + [0] * 6, [0, 0], seed=0),
         render_board([3] * 12, [0, 0], seed=0, style="glass"),
         render_board([5] * 12, [0, 0], seed=0),
+        # 2-6 seeds a pit: spots agree on no number, and the pits' areas differ by 1.4 seeds.
+        render_board([2, 3, 6, 4, 2, 4, 4, 3, 6, 3, 6, 5], [0, 0], seed=1),
         np.zeros((10, 10, 3), np.uint8),
     ],
-    ids=["black", "noise", "empty-board", "half-empty-board", "three-each", "five-each", "tiny"],
+    ids=["black", "noise", "empty-board", "half-empty-board", "three-each", "five-each", "mixed", "tiny"],
 )
 def test_calibration_refuses_a_photo_that_is_not_the_start(image):
     with pytest.raises(ArbiterError, match="start position|colour photo"):
