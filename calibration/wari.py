@@ -49,8 +49,9 @@ _START_PIT_SEEDS = (1.5, 7.0)
 _START_SPREAD = 1.0
 _NOT_A_START = "does not show a Wari board at the start position (two rows of six pits with 4 seeds each)"
 _FAINT_PIT_MESSAGE = (
-    "one pit in the photo shows far fewer seeds than the others: calibration needs the start "
-    "position with 4 seeds in each pit, and seeds whose colour stands out from the board's"
+    "one pit in the photo shows far fewer seeds than the others, or is cut by the photo's edge: calibration "
+    "needs the whole board in view, at the start position with 4 seeds in each pit, and seeds whose colour "
+    "stands out from the board's"
 )
 
 
@@ -99,7 +100,8 @@ def _find_pits(contrast: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         if centres is not None:
             return seed_mask, centres
         # Not taken as pits, but worth telling apart from a photo of no board at all: one pit's
-        # seeds much fainter than the rest (fewer seeds in it, or seeds of the wood's colour).
+        # seeds much fainter than the rest (fewer seeds in it, seeds of the wood's colour, or a
+        # pit cut by the photo's edge).
         faint_pit = faint_pit or _best_grid(groupings, areas, points, _FAINT_PIT) is not None
     if faint_pit:
         raise ArbiterError(_FAINT_PIT_MESSAGE)

@@ -178,6 +178,14 @@ def test_a_start_photo_with_one_pit_nearly_empty_says_so(style):
         calibrate(render_board([4] * 11 + [1], [0, 0], seed=0, style=style, session=1))
 
 
+def test_a_start_photo_with_the_board_cut_by_its_edge_says_what_to_mend():
+    # The end pits' seeds half out of the photo weigh little, like a pit short of seeds.
+    start = render_board(START, [0, 0], seed=0, session=0)
+    cut = cv2.warpAffine(start, np.float32([[1, 0, 300], [0, 1, 0]]), (start.shape[1], start.shape[0]))
+    with pytest.raises(ArbiterError, match="cut by the photo's edge: calibration needs the whole board in view"):
+        calibrate(cut)
+
+
 @pytest.mark.parametrize("style, session", [("nicker", 0), ("nicker", 7), ("glass", 0), ("glass", 8), ("glass", 9)])
 def test_a_start_photo_with_one_seed_in_a_corner_pit_is_refused_in_one_line(style, session):
     # The clusters of these photos once formed a grid with pits off the board (a traceback from
