@@ -174,8 +174,16 @@ def test_calibration_refuses_a_photo_that_is_not_the_start(image):
 @pytest.mark.parametrize("style", ["nicker", "glass"])
 def test_a_start_photo_with_one_pit_nearly_empty_says_so(style):
     # Told apart from a photo of no board: the player can mend the position (or the seeds).
-    with pytest.raises(ArbiterError, match="one pit in the photo shows far fewer seeds than the others"):
+    with pytest.raises(ArbiterError, match="shows far fewer seeds than the others"):
         calibrate(render_board([4] * 11 + [1], [0, 0], seed=0, style=style, session=1))
+
+
+@pytest.mark.parametrize("pit, name", [(3, "South's pit d"), (8, "North's pit c")])
+def test_a_start_photo_names_the_pit_short_of_seeds(pit, name):
+    pits = list(START)
+    pits[pit] = 1
+    with pytest.raises(ArbiterError, match=f"^{name} shows far fewer seeds than the others"):
+        calibrate(render_board(pits, [0, 0], seed=0, session=4))
 
 
 def test_a_start_photo_with_the_board_cut_by_its_edge_says_what_to_mend():
