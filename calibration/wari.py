@@ -50,10 +50,10 @@ _START_PIT_SEEDS = (0.5, 1.5, 7.0)
 # 0.12-0.79 (area only: 0.28-0.79), a random position that passes the other checks 0.76-1.58.
 _START_SPREAD = 1.0
 _NOT_A_START = "does not show a Wari board at the start position (two rows of six pits with 4 seeds each)"
+_NEEDS_THE_START = "calibration needs the start position with 4 seeds in each pit"
 _FAINT_PIT_MESSAGE = (
-    "one pit in the photo shows far fewer seeds than the others, or is cut by the photo's edge: calibration "
-    "needs the whole board in view, at the start position with 4 seeds in each pit, and seeds whose colour "
-    "stands out from the board's"
+    f"one pit in the photo shows far fewer seeds than the others, or is cut by the photo's edge: {_NEEDS_THE_START}, "
+    "the whole board in view and seeds whose colour stands out from the board's"
 )
 
 
@@ -113,21 +113,17 @@ def _find_pits(contrast: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def _check_pits_show_their_seeds(seeds_shown: np.ndarray, spread: float) -> None:
     """Refuse a start photo whose pits, as found, do not each show about 4 seeds' worth of area
     (`seeds_shown`), or whose readings differ too much (`spread`, in seeds) to be 4 each."""
-    none, fewest, most = _START_PIT_SEEDS
-    if seeds_shown.max() > most or seeds_shown.min() < none:
+    empty, fewest, most = _START_PIT_SEEDS
+    if seeds_shown.max() > most or seeds_shown.min() < empty:
         raise ArbiterError(f"the photo {_NOT_A_START}")
     faintest = int(np.argmin(seeds_shown))
     if seeds_shown[faintest] < fewest:
         raise ArbiterError(
             f"{pit_name(faintest)} shows far fewer seeds than the others ({seeds_shown[faintest]:.1f} seeds' worth "
-            "of area): calibration needs the start position with 4 seeds in each pit, and seeds whose colour "
-            "stands out from the board's"
+            f"of area): {_NEEDS_THE_START}, and seeds whose colour stands out from the board's"
         )
     if spread > _START_SPREAD:
-        raise ArbiterError(
-            f"the photo's pits show seeds {spread:.1f} seeds apart on average: calibration needs the start "
-            "position with 4 seeds in each pit"
-        )
+        raise ArbiterError(f"the photo's pits show seeds {spread:.1f} seeds apart on average: {_NEEDS_THE_START}")
 
 
 def _seed_mask(contrast: np.ndarray, share: float) -> np.ndarray:

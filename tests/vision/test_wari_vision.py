@@ -190,7 +190,7 @@ def test_a_start_photo_with_the_board_cut_by_its_edge_says_what_to_mend():
     # The end pits' seeds half out of the photo weigh little, like a pit short of seeds.
     start = render_board(START, [0, 0], seed=0, session=0)
     cut = cv2.warpAffine(start, np.float32([[1, 0, 300], [0, 1, 0]]), (start.shape[1], start.shape[0]))
-    with pytest.raises(ArbiterError, match="cut by the photo's edge: calibration needs the whole board in view"):
+    with pytest.raises(ArbiterError, match="cut by the photo's edge: .*the whole board in view"):
         calibrate(cut)
 
 
