@@ -28,6 +28,9 @@ START_SEEDS_PER_PIT = 4
 # share (seeds coloured almost like the wood: red beads on red wood stand out half as much as blue
 # ones), the lower shares are tried in turn. Lower still, a bowl's shaded wall stands out too.
 _STANDOUT_SHARES = (0.5, 0.4, 0.35)
+# Glint windows tried, as shares of the seed diameter the start photo's area gives, in order of
+# preference.
+_GLINT_WINDOWS = (1.0, 0.95, 0.9)
 # Spotted seeds count only if, at some threshold, this many of the 12 pits show exactly 4.
 _SPOT_AGREEMENT = 10
 # The 12 pit clusters of a start photo weigh at least this share of their median; down to the
@@ -389,18 +392,29 @@ def _learn_spotters(frame: np.ndarray, geometry: BoardGeometry, colours: SeedCol
     agreeing on another number mean the photo is not of the start position.
     """
     seed_diameter = 2 * np.sqrt(float(np.median(counts.seed_area[:PIT_COUNT])) / np.pi)
-    kernel = max(3, int(round(seed_diameter)))
     trials = {
         "glint": np.arange(4.0, 80.0, 2.0),  # lightness units above the surroundings
         "shape": seed_diameter / 2 * np.arange(0.2, 0.95, 0.05),  # pixels from the blob's edge
     }
-    found = {
-        cue: np.array([
-            measure_regions(frame, geometry, colours, (SeedSpotter(cue, kernel, t),)).spots[:PIT_COUNT] for t in thresholds
+
+    def spot_counts(cue: str, kernel: int) -> np.ndarray:
+        return np.array([
+            measure_regions(frame, geometry, colours, (SeedSpotter(cue, kernel, t),)).spots[:PIT_COUNT]
+            for t in trials[cue]
         ]).astype(int)
-        for cue, thresholds in trials.items()
-    }
-    agreement = {cue: (spots == START_SEEDS_PER_PIT).sum(axis=1) for cue, spots in found.items()}
+
+    def agreeing_pits(spots: np.ndarray) -> np.ndarray:
+        return (spots == START_SEEDS_PER_PIT).sum(axis=1)
+
+    # Touching round beads' glints lie about one seed diameter apart, just where a window of one
+    # diameter starts to merge them: the glint window is learned too, the full diameter first.
+    windows = list(dict.fromkeys(max(3, int(round(seed_diameter * share))) for share in _GLINT_WINDOWS))
+    kernels = {"shape": windows[0]}
+    found = {"shape": spot_counts("shape", windows[0])}
+    kernels["glint"], found["glint"] = max(
+        ((window, spot_counts("glint", window)) for window in windows), key=lambda tried: agreeing_pits(tried[1]).max()
+    )
+    agreement = {cue: agreeing_pits(spots) for cue, spots in found.items()}
     best = max(int(agreement[cue].max()) for cue in SPOT_CUES)
     others = {
         n: max(int((spots == n).sum(axis=1).max()) for spots in found.values())
@@ -423,7 +437,7 @@ def _learn_spotters(frame: np.ndarray, geometry: BoardGeometry, colours: SeedCol
         only_short = bool((found[cue][agreement[cue] == level] <= START_SEEDS_PER_PIT).all())
         if level >= _agreement_needed(cue, best, only_short):
             agreeing = trials[cue][agreement[cue] == level]
-            spotter = SeedSpotter(cue, kernel, float((agreeing.min() + agreeing.max()) / 2), slip)
+            spotter = SeedSpotter(cue, kernels[cue], float((agreeing.min() + agreeing.max()) / 2), slip)
             if cue == "glint":
                 spotter = replace(spotter, glint_offset=_glint_offset(frame, colours, spotter))
             spotters.append(spotter)

@@ -224,6 +224,16 @@ def test_seeds_coloured_almost_like_the_wood_in_one_pit_still_calibrate(monkeypa
     assert recognize(photo_with_pit_c_red(ORDER_PROBE), profile).pits == ORDER_PROBE
 
 
+@pytest.mark.parametrize("session", [2, 5, 9])
+def test_touching_beads_glints_are_learned_with_a_window_that_keeps_them_apart(session):
+    # In these start photos a window of one seed diameter (from the seeds' area) merged the glints
+    # of touching beads in two or more pits, and only the shape cue was kept: piles then read low.
+    profile = calibrate(render_board(START, [0, 0], seed=0, style="glass", session=session))
+    windows = {spotter["cue"]: spotter["kernel_px"] for spotter in profile["spotters"]}
+    # The shape cue's window is the seed diameter.
+    assert windows["glint"] < windows["shape"]
+
+
 @pytest.mark.parametrize("session", [0, 3])
 def test_a_glare_streak_heavier_than_a_pits_seeds_does_not_hide_the_board(session):
     # A pale streak along North's store wall stands out more than any pit's 4 seeds: the 12
