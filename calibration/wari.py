@@ -383,7 +383,8 @@ def _board_outline(geometry: BoardGeometry, scale: float) -> np.ndarray:
 def _learn_spotters(frame: np.ndarray, geometry: BoardGeometry, colours: SeedColourModel, counts: CountModel):
     """The seed spotters under which most pits show their 4 seeds: (spotters, pits agreeing).
 
-    Each cue is tried over a range of thresholds; the cue with the most pits showing exactly 4
+    Each cue is tried over a range of thresholds (glints also over a few windows, see
+    `_GLINT_WINDOWS`); the cue with the most pits showing exactly 4
     spots wins, at the middle of its best range of thresholds, as far as possible from both
     missing seeds and counting wood grain. On a tie both cues count: each misses seeds its own
     way, so recognition takes the larger count. Glints also count one pit short of the best (see
