@@ -108,7 +108,10 @@ def random_positions(session: int):
 
 def variants(start: np.ndarray):
     height, width = start.shape[:2]
-    shift = lambda dx, dy: cv2.warpAffine(start, np.float32([[1, 0, dx], [0, 1, dy]]), (width, height))
+
+    def shift(dx: int, dy: int) -> np.ndarray:
+        return cv2.warpAffine(start, np.float32([[1, 0, dx], [0, 1, dy]]), (width, height))
+
     noise = np.random.default_rng(3).normal(0, 30, start.shape)
     yield "turned 90", cv2.rotate(start, cv2.ROTATE_90_CLOCKWISE)
     yield "turned 180", cv2.rotate(start, cv2.ROTATE_180)

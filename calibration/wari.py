@@ -412,9 +412,12 @@ def _learn_spotters(frame: np.ndarray, geometry: BoardGeometry, colours: SeedCol
     windows = list(dict.fromkeys(max(3, int(round(seed_diameter * share))) for share in _GLINT_WINDOWS))
     kernels = {"shape": windows[0]}
     found = {"shape": spot_counts("shape", windows[0])}
-    kernels["glint"], found["glint"] = max(
-        ((window, spot_counts("glint", window)) for window in windows), key=lambda tried: agreeing_pits(tried[1]).max()
-    )
+    tried = []
+    for window in windows:
+        tried.append((window, spot_counts("glint", window)))
+        if agreeing_pits(tried[-1][1]).max() == PIT_COUNT:
+            break  # no smaller window can do better than every pit agreeing
+    kernels["glint"], found["glint"] = max(tried, key=lambda window_spots: agreeing_pits(window_spots[1]).max())
     agreement = {cue: agreeing_pits(spots) for cue, spots in found.items()}
     best = max(int(agreement[cue].max()) for cue in SPOT_CUES)
     others = {
