@@ -2,7 +2,7 @@
 
 Usage (from the repository root):
     .venv/bin/python benchmarks/render_wari_session.py OUT_DIR --style nicker|glass --session N
-        [--positions 8] [--sequence 0]
+        [--positions 8] [--sequence 0] [--training]
 
 Writes OUT_DIR/start.jpg (4 seeds in every pit), OUT_DIR/pos000.jpg ... (random positions, drawn
 as bench_wari_vision.py draws them), OUT_DIR/seq000.jpg ... (a random pbmserv game from the start,
@@ -13,6 +13,12 @@ The session number fixes what a mounted camera over one table keeps: camera pose
 lamp's place, size and colour, the board (its proportions and wood) and the table cloth. Every
 photo drops its seeds afresh and draws its own sensor noise. Output depends only on (style,
 session), so sessions nobody tuned on can be made at will.
+
+`--training` makes sessions for training a counter rather than for measuring one: each session
+also draws the seeds' size, the bowls' depth and how near their rims the seeds come to rest (so
+that piles lie spread out in some sessions and heaped in the middle in others), and each
+position's pits hold counts drawn evenly from 0 up to 9-15, so that big piles come as often as
+small ones. Its positions are not game positions (their seeds need not add up to 48).
 
 The scene is measured in millimetres: the board top is the plane z = 0, x runs along the rows
 (South's pits a..f towards +x), y towards North and z up. Seeds are dropped one by one into their
@@ -27,7 +33,7 @@ import argparse
 import json
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import cv2
@@ -45,6 +51,12 @@ LAMP_SAMPLES = 6  # shadow rays per point, spread over the lamp's disc: soft sha
 SETTLE_ROUNDS = 16
 SETTLE_CANDIDATES = 24
 RIM_CLEARANCE = 0.7  # in seed radii: how far inside the rim a seed's centre stays
+# --training: ranges of the seeds' size (x the style's), the bowls' depth (x the board's) and the
+# rim clearance (seed radii). The bench's nicker pits hold about 12 nuts' area, ours 8-10.
+TRAINING_SEED_SCALE = {"nicker": (0.8, 1.0), "glass": (0.88, 1.05)}
+TRAINING_DEPTH = (0.85, 1.2)
+TRAINING_RIM_CLEARANCE = (1.0, 2.5)
+TRAINING_MOST_SEEDS = (9, 15)
 SHADOW_MARGIN = 20.0  # mm around a bowl within which its seeds may shade the board
 TABLE, BOARD_TOP, BOARD_SIDE, HOLLOW, SEED = range(5)  # what a ray hits
 
@@ -141,6 +153,7 @@ class Session:
     blur: float  # Gaussian sigma in pixels, 0 for a sharp lens
     noise: float  # sensor noise sigma in 8-bit levels
     jpeg_quality: int
+    rim_clearance: float = RIM_CLEARANCE
 
 
 @dataclass(frozen=True)
@@ -158,10 +171,10 @@ class Seeds:
 
 # ---- session set-up ---------------------------------------------------------------------
 
-def make_session(style: str, session: int) -> Session:
+def make_session(style: str, session: int, training: bool = False) -> Session:
     rng = np.random.default_rng([session, STYLES.index(style), 1])
     board = make_board(rng)
-    return Session(
+    made = Session(
         style=SEED_STYLES[style],
         board=board,
         camera=make_camera(board, rng),
@@ -177,6 +190,28 @@ def make_session(style: str, session: int) -> Session:
         blur=rng.uniform(0.6, 1.3) if rng.random() < 0.4 else 0.0,
         noise=rng.uniform(1.5, 3.5),
         jpeg_quality=int(rng.integers(88, 93)),
+    )
+    return varied_for_training(made, style, session) if training else made
+
+
+def varied_for_training(session: Session, style: str, number: int) -> Session:
+    """The session with its seeds' size, its bowls' depth and its rim clearance drawn too (from a
+    generator of their own, so that camera, lamp and board stay those of the plain session)."""
+    rng = np.random.default_rng([number, STYLES.index(style), 4])
+    scale = rng.uniform(*TRAINING_SEED_SCALE[style])
+    depth = rng.uniform(*TRAINING_DEPTH)
+    seeds = replace(
+        session.style,
+        semi_axes=tuple(scale * a for a in session.style.semi_axes),
+        proxy_offsets=tuple(scale * o for o in session.style.proxy_offsets),
+        proxy_radius=scale * session.style.proxy_radius,
+    )
+    hollows = tuple(
+        Hollow.cut(h.centre[0], h.centre[1], h.rim[0], h.rim[1], depth * (h.semi_axes[2] - h.centre[2]))
+        for h in session.board.hollows
+    )
+    return replace(
+        session, style=seeds, board=replace(session.board, hollows=hollows), rim_clearance=rng.uniform(*TRAINING_RIM_CLEARANCE)
     )
 
 
@@ -270,7 +305,7 @@ def drop_seeds(session: Session, counts: list[int], rng: np.random.Generator) ->
         for _ in range(count):
             rotation = lying_rotation(style, rng)
             offsets = np.outer(style.proxy_offsets, rotation[:, 0])
-            centre = roll_to_rest(hollow, resting, offsets, style.proxy_radius, rng)
+            centre = roll_to_rest(hollow, resting, offsets, style.proxy_radius, session.rim_clearance, rng)
             proxies = np.column_stack([centre + offsets, np.full(len(offsets), style.proxy_radius)])
             resting = np.vstack([resting, proxies])
             centres.append(centre)
@@ -299,14 +334,16 @@ def lying_rotation(style: SeedStyle, rng: np.random.Generator) -> np.ndarray:
     return rotation
 
 
-def roll_to_rest(hollow: Hollow, resting: np.ndarray, offsets: np.ndarray, radius: float, rng: np.random.Generator) -> np.ndarray:
+def roll_to_rest(
+    hollow: Hollow, resting: np.ndarray, offsets: np.ndarray, radius: float, clearance: float, rng: np.random.Generator
+) -> np.ndarray:
     """Where a seed dropped near the bowl's middle comes to rest.
 
     It falls until it touches the wood or another seed, then rolls: it keeps moving to the lowest
     spot within a shrinking reach. The reach is short at first, so a seed sometimes stops in a
     hollow on top of the pile, as a real one does, instead of always finding the lowest gap in the
-    whole bowl. Its centre stays well inside the rim: resting on the rim is lower than on top of a
-    full floor, but the bench's piles stay in their bowls.
+    whole bowl. Its centre stays `clearance` seed radii inside the rim: resting on the rim is lower
+    than on top of a full floor, but the bench's piles stay in their bowls.
     """
     position = hollow.centre[:2] + rng.normal(0, 0.3, 2) * hollow.rim
     height = rest_heights(position[None], hollow, resting, offsets, radius)[0]
@@ -314,7 +351,7 @@ def roll_to_rest(hollow: Hollow, resting: np.ndarray, offsets: np.ndarray, radiu
     for _ in range(SETTLE_ROUNDS):
         angles = rng.uniform(0, 2 * np.pi, SETTLE_CANDIDATES)
         candidates = position + reach * np.sqrt(rng.uniform(0, 1, (SETTLE_CANDIDATES, 1))) * np.column_stack([np.cos(angles), np.sin(angles)])
-        heights = np.where(hollow.holds(candidates, RIM_CLEARANCE * radius), rest_heights(candidates, hollow, resting, offsets, radius), np.inf)
+        heights = np.where(hollow.holds(candidates, clearance * radius), rest_heights(candidates, hollow, resting, offsets, radius), np.inf)
         best = int(np.argmin(heights))
         if heights[best] < height:
             position, height = candidates[best], heights[best]
@@ -679,11 +716,18 @@ def random_game(photos: int, rng: np.random.Generator) -> list[dict]:
     return items
 
 
-def write_session(out_dir: Path, style: str, session_number: int, positions: int, sequence: int) -> None:
-    session = make_session(style, session_number)
+def even_piles(rng: np.random.Generator) -> dict:
+    """Pits holding counts drawn evenly from 0 up to a most of 9-15, stores 0-7 (--training)."""
+    most = int(rng.integers(TRAINING_MOST_SEEDS[0], TRAINING_MOST_SEEDS[1] + 1))
+    return {"pits": [int(n) for n in rng.integers(0, most + 1, PIT_COUNT)], "stores": [int(n) for n in rng.integers(0, 8, 2)]}
+
+
+def write_session(out_dir: Path, style: str, session_number: int, positions: int, sequence: int, training: bool = False) -> None:
+    session = make_session(style, session_number, training)
     counts_rng = np.random.default_rng([session_number, STYLES.index(style), 2])
     start = {"image": "start.jpg", "pits": [4] * PIT_COUNT, "stores": [0, 0]}
-    position_items = [{"image": f"pos{i:03d}.jpg", **random_position(counts_rng)} for i in range(positions)]
+    draw = even_piles if training else random_position
+    position_items = [{"image": f"pos{i:03d}.jpg", **draw(counts_rng)} for i in range(positions)]
     sequence_items = [{"image": f"seq{i:03d}.jpg", **item} for i, item in enumerate(random_game(sequence, counts_rng))]
     out_dir.mkdir(parents=True, exist_ok=True)
     for index, item in enumerate([start] + position_items + sequence_items):
@@ -736,8 +780,9 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--session", type=int, required=True, help="fixes camera, lamp, board and table")
     parser.add_argument("--positions", type=int, default=8, help="random positions to photograph")
     parser.add_argument("--sequence", type=int, default=0, help="photos of a random game from the start")
+    parser.add_argument("--training", action="store_true", help="seeds, bowls and pile sizes varied for training a counter")
     args = parser.parse_args(argv)
-    write_session(args.out_dir, args.style, args.session, args.positions, args.sequence)
+    write_session(args.out_dir, args.style, args.session, args.positions, args.sequence, args.training)
     return 0
 
 
