@@ -3,6 +3,7 @@
 Usage (PyTorch is not a project dependency; install it beside the project for this probe only):
     pip install torch==2.13.0
     python3 benchmarks/wari_cnn_probe.py --train DIR [DIR ...] --test DIR [DIR ...] [--epochs 12]
+        [--save WEIGHTS.pt | --load WEIGHTS.pt]
 
 Each DIR is a bench-format session (`render_wari_session.py` writes them; `../shared/bench/wari/S*`
 are the bench's). Every session is calibrated on its start photo like `recognize` would be, and
@@ -11,8 +12,12 @@ radii across at that pit's own scale (perspective included), scaled to 64x64 and
 the pit's true count. A classifier of counts 0..MAX_COUNT is trained on
 the --train crops (turned, flipped, colour channels swapped, brightness, noise and blur varied, so
 that it learns seeds rather than one session's look) and prints, for each --test session, the
-exact share of its pits by true count, with the share read too low. Nothing here is used by
-`recognize`: it measures whether such a counter is worth building.
+exact share of its pits by true count, with the share read too low. It also prints the same for
+`recognize`'s count posterior multiplied by the network's probabilities raised to `COMBINED_POWER`
+in pits where that posterior gives piles a chance (`PILE_CHANCE` on 6 or more), with how often the
+truth stays in the distribution: the network as one more cue. Nothing here is used by
+`recognize`: it measures whether such a counter is worth building. `--training` sessions of
+`render_wari_session.py` are the training data it was written for.
 """
 from __future__ import annotations
 
@@ -24,8 +29,10 @@ import cv2
 import numpy as np
 
 from engines.errors import ArbiterError
-from vision.wari import WariProfile
+from vision.wari import WariProfile, _frame_for
 from vision.wari_board import local_scale
+from vision.wari_count import MAX_SEEDS, plausible_counts
+from vision.wari_measure import measure_regions
 
 from bench_wari_vision import BUCKETS, PIT_COUNT, session_photos  # beside this script
 
@@ -33,14 +40,27 @@ CROP = 64
 CROP_RADII = 1.2  # half the crop's side, in pit radii: the pit and a little of the board
 MAX_COUNT = 24  # piles above this are labelled this
 BATCH = 64
+COMBINED_POWER = 0.5
+PILE_CHANCE = 0.05
 
 
-def session_crops(folder: Path) -> tuple[np.ndarray, np.ndarray]:
-    """(crops N x 64 x 64 x 3, true counts N) of every pit of every position and game photo of a session."""
+def session_crops(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(crops N x 64 x 64 x 3, true counts N, `recognize`'s count posteriors N x 49) of every pit
+    of every position and game photo of a session."""
     _, profile, photos = session_photos(folder, None)
-    geometry = WariProfile.from_json(profile).geometry
-    crops, counts = [], []
+    calibrated = WariProfile.from_json(profile)
+    geometry, spotters = calibrated.geometry, calibrated.spotters
+    slip = spotters[0].slip if spotters else 0.0
+    finds_buried = any(spotter.finds_buried for spotter in spotters)
+    crops, counts, posteriors = [], [], []
     for image, item, _ in photos:
+        measures = measure_regions(_frame_for(image, geometry), geometry, calibrated.colours, spotters)
+        posteriors += [
+            calibrated.counts.posterior(
+                pit, measures.seed_pixels[pit], (measures.spots[pit], measures.crowded_spots[pit]) if spotters else None, slip, finds_buried
+            )
+            for pit in range(PIT_COUNT)
+        ]
         scale = image.shape[1] / geometry.image_size[0]
         for pit in range(PIT_COUNT):
             half = CROP_RADII * geometry.pit_radius * local_scale(geometry, pit) * scale
@@ -49,7 +69,7 @@ def session_crops(folder: Path) -> tuple[np.ndarray, np.ndarray]:
             warp = cv2.getAffineTransform(corners, np.float32([[0, 0], [CROP, 0], [0, CROP]]))
             crops.append(cv2.warpAffine(image, warp, (CROP, CROP), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REFLECT))
             counts.append(item["pits"][pit])
-    return np.array(crops), np.array(counts)
+    return np.array(crops), np.array(counts), np.array(posteriors)
 
 
 def standardised(crops: np.ndarray) -> np.ndarray:
@@ -110,42 +130,81 @@ def train(torch, crops: np.ndarray, counts: np.ndarray, epochs: int):
     return network.eval()
 
 
-def report(name: str, counts: np.ndarray, read: np.ndarray) -> None:
+def combined(posteriors: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
+    """`recognize`'s posteriors times the network's probabilities (counts past its last class
+    halving per seed) raised to COMBINED_POWER, where the posterior gives piles a chance."""
+    network = np.zeros_like(posteriors)
+    classes = probabilities.shape[1]
+    network[:, :classes] = probabilities
+    network[:, classes:] = probabilities[:, -1:] * 0.5 ** np.arange(1, MAX_SEEDS + 2 - classes)
+    piles = posteriors[:, 6:].sum(axis=1) > PILE_CHANCE
+    joint = posteriors * np.where(piles[:, None], (network + 1e-3) ** COMBINED_POWER, 1.0)
+    return joint / joint.sum(axis=1, keepdims=True)
+
+
+def report(name: str, counts: np.ndarray, read: np.ndarray, posteriors: np.ndarray | None = None) -> None:
     parts = []
     for low, high in BUCKETS:
         chosen = (counts >= low) & (counts <= high)
         if chosen.any():
             exact, under = np.mean(read[chosen] == counts[chosen]), np.mean(read[chosen] < counts[chosen])
-            parts.append(f"{low}-{high}: {chosen.sum()} pits, exact {100 * exact:.1f}% (under {100 * under:.1f}%)")
+            part = f"{low}-{high}: {chosen.sum()} pits, exact {100 * exact:.1f}% (under {100 * under:.1f}%)"
+            if posteriors is not None:
+                inside = np.mean([n in plausible_counts(p) for n, p in zip(counts[chosen], posteriors[chosen])])
+                part += f", truth in distribution {100 * inside:.1f}%"
+            parts.append(part)
     print(f"{name}: " + "; ".join(parts))
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--train", type=Path, nargs="+", required=True)
+    parser.add_argument("--train", type=Path, nargs="+", default=[])
     parser.add_argument("--test", type=Path, nargs="+", required=True)
     parser.add_argument("--epochs", type=int, default=12)
+    weights = parser.add_mutually_exclusive_group()
+    weights.add_argument("--save", type=Path, help="write the trained network's weights here")
+    weights.add_argument("--load", type=Path, help="test these weights instead of training (--train is then ignored)")
     args = parser.parse_args(argv)
+    if not (args.train or args.load):
+        parser.error("--train or --load is needed")
     try:
         import torch
     except ImportError:
         print("this probe needs PyTorch: pip install torch==2.13.0", file=sys.stderr)
         return 2
-    training = []
-    for folder in args.train:
+    if args.load:
+        network = counter_network(torch)
+        network.load_state_dict(torch.load(args.load))
+        network.eval()
+    else:
+        network = trained_on(torch, args.train, args.epochs)
+        if args.save:
+            torch.save(network.state_dict(), args.save)
+    for folder in args.test:
         try:
-            training.append(session_crops(folder))
+            test_crops, test_counts, posteriors = session_crops(folder)
+        except ArbiterError as error:
+            print(f"{folder}: not tested, calibration failed: {error}")
+            continue
+        with torch.no_grad():
+            probabilities = torch.softmax(network(torch.from_numpy(standardised(test_crops))), dim=1).numpy()
+        report(f"{folder} network", test_counts, probabilities.argmax(axis=1))
+        report(f"{folder} recognize", test_counts, posteriors.argmax(axis=1), posteriors)
+        joint = combined(posteriors, probabilities)
+        report(f"{folder} both", test_counts, joint.argmax(axis=1), joint)
+    return 0
+
+
+def trained_on(torch, folders: list[Path], epochs: int):
+    training = []
+    for folder in folders:
+        try:
+            training.append(session_crops(folder)[:2])
         except ArbiterError as error:  # an unseen board the calibration cannot read: left out, and said
             print(f"{folder}: not used, calibration failed: {error}")
     crops, counts = (np.concatenate(parts) for parts in zip(*training))
-    print(f"training on {len(counts)} pits of {len(training)} sessions, {args.epochs} epochs")
-    network = train(torch, crops, counts, args.epochs)
-    for folder in args.test:
-        test_crops, test_counts = session_crops(folder)
-        with torch.no_grad():
-            read = network(torch.from_numpy(standardised(test_crops))).argmax(dim=1).numpy()
-        report(str(folder), test_counts, read)
-    return 0
+    print(f"training on {len(counts)} pits of {len(training)} sessions, {epochs} epochs")
+    return train(torch, crops, counts, epochs)
 
 
 if __name__ == "__main__":
