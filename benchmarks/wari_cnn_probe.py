@@ -3,7 +3,7 @@
 Usage (PyTorch is not a project dependency; install it beside the project for this probe only):
     pip install torch==2.13.0
     python3 benchmarks/wari_cnn_probe.py --train DIR [DIR ...] --test DIR [DIR ...] [--epochs 12]
-        [--save WEIGHTS.pt | --load WEIGHTS.pt]
+        [--save WEIGHTS.pt | --load WEIGHTS.pt] [--export vision/data/wari_pile_counter.onnx]
 
 Each DIR is a bench-format session (`render_wari_session.py` writes them; `../shared/bench/wari/S*`
 are the bench's). Every session is calibrated on its start photo like `recognize` would be, and
@@ -12,12 +12,11 @@ radii across at that pit's own scale (perspective included), scaled to 64x64 and
 the pit's true count. A classifier of counts 0..MAX_COUNT is trained on
 the --train crops (turned, flipped, colour channels swapped, brightness, noise and blur varied, so
 that it learns seeds rather than one session's look) and prints, for each --test session, the
-exact share of its pits by true count, with the share read too low. It also prints the same for
-`recognize`'s count posterior multiplied by the network's probabilities raised to `COMBINED_POWER`
-in pits where that posterior gives piles a chance (`PILE_CHANCE` on 6 or more), with how often the
-truth stays in the distribution: the network as one more cue. Nothing here is used by
-`recognize`: it measures whether such a counter is worth building. `--training` sessions of
-`render_wari_session.py` are the training data it was written for.
+exact share of its pits by true count, with the share read too low, and the same for the count
+posterior of `recognize`'s hand-made cues alone and with the network (`vision.wari_pile_counter`),
+with how often the truth stays in the distribution. `--training` sessions of
+`render_wari_session.py` are the training data it was written for. `--export` writes the network
+as ONNX (needs `pip install onnx` too) for `vision.wari_pile_counter`, which runs it with OpenCV.
 """
 from __future__ import annotations
 
@@ -29,19 +28,16 @@ import cv2
 import numpy as np
 
 from engines.errors import ArbiterError
-from vision.wari import WariProfile, _frame_for
-from vision.wari_board import local_scale
-from vision.wari_count import MAX_SEEDS, plausible_counts
+from vision.wari import WariProfile, colour_image_for
+from vision.wari_count import plausible_counts
 from vision.wari_measure import measure_regions
+from vision.wari_pile_counter import CROP, has_pile_chance, pit_crops, standardised, with_network
+from vision.wari_seeds import working_frame
 
 from bench_wari_vision import BUCKETS, PIT_COUNT, session_photos  # beside this script
 
-CROP = 64
-CROP_RADII = 1.2  # half the crop's side, in pit radii: the pit and a little of the board
 MAX_COUNT = 24  # piles above this are labelled this
 BATCH = 64
-COMBINED_POWER = 0.5
-PILE_CHANCE = 0.05
 
 
 def session_crops(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -54,30 +50,18 @@ def session_crops(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     finds_buried = any(spotter.finds_buried for spotter in spotters)
     crops, counts, posteriors = [], [], []
     for image, item, _ in photos:
-        measures = measure_regions(_frame_for(image, geometry), geometry, calibrated.colours, spotters)
+        image = colour_image_for(image, geometry)
+        frame = working_frame(image)
+        measures = measure_regions(frame, geometry, calibrated.colours, spotters)
         posteriors += [
             calibrated.counts.posterior(
                 pit, measures.seed_pixels[pit], (measures.spots[pit], measures.crowded_spots[pit]) if spotters else None, slip, finds_buried
             )
             for pit in range(PIT_COUNT)
         ]
-        scale = image.shape[1] / geometry.image_size[0]
-        for pit in range(PIT_COUNT):
-            half = CROP_RADII * geometry.pit_radius * local_scale(geometry, pit) * scale
-            x, y = geometry.to_image(np.array([geometry.centre_in_board(pit)]), scale)[0]
-            corners = np.float32([[x - half, y - half], [x + half, y - half], [x - half, y + half]])
-            warp = cv2.getAffineTransform(corners, np.float32([[0, 0], [CROP, 0], [0, CROP]]))
-            crops.append(cv2.warpAffine(image, warp, (CROP, CROP), flags=cv2.INTER_AREA, borderMode=cv2.BORDER_REFLECT))
-            counts.append(item["pits"][pit])
+        crops += list(pit_crops(image, geometry, list(range(PIT_COUNT))))
+        counts += item["pits"]
     return np.array(crops), np.array(counts), np.array(posteriors)
-
-
-def standardised(crops: np.ndarray) -> np.ndarray:
-    """N x 3 x 64 x 64 floats, each crop's channels at mean 0 and spread 1: the lamp's colour and
-    brightness say nothing about the count."""
-    values = crops.astype(np.float32) / 255
-    mean, spread = values.mean(axis=(1, 2), keepdims=True), values.std(axis=(1, 2), keepdims=True) + 1e-3
-    return np.transpose((values - mean) / spread, (0, 3, 1, 2))
 
 
 def varied(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -130,19 +114,7 @@ def train(torch, crops: np.ndarray, counts: np.ndarray, epochs: int):
     return network.eval()
 
 
-def combined(posteriors: np.ndarray, probabilities: np.ndarray) -> np.ndarray:
-    """`recognize`'s posteriors times the network's probabilities (counts past its last class
-    halving per seed) raised to COMBINED_POWER, where the posterior gives piles a chance."""
-    network = np.zeros_like(posteriors)
-    classes = probabilities.shape[1]
-    network[:, :classes] = probabilities
-    network[:, classes:] = probabilities[:, -1:] * 0.5 ** np.arange(1, MAX_SEEDS + 2 - classes)
-    piles = posteriors[:, 6:].sum(axis=1) > PILE_CHANCE
-    joint = posteriors * np.where(piles[:, None], (network + 1e-3) ** COMBINED_POWER, 1.0)
-    return joint / joint.sum(axis=1, keepdims=True)
-
-
-def report(name: str, counts: np.ndarray, read: np.ndarray, posteriors: np.ndarray | None = None) -> None:
+def report(name: str, counts: np.ndarray, read: np.ndarray, posteriors=None) -> None:
     parts = []
     for low, high in BUCKETS:
         chosen = (counts >= low) & (counts <= high)
@@ -150,7 +122,8 @@ def report(name: str, counts: np.ndarray, read: np.ndarray, posteriors: np.ndarr
             exact, under = np.mean(read[chosen] == counts[chosen]), np.mean(read[chosen] < counts[chosen])
             part = f"{low}-{high}: {chosen.sum()} pits, exact {100 * exact:.1f}% (under {100 * under:.1f}%)"
             if posteriors is not None:
-                inside = np.mean([n in plausible_counts(p) for n, p in zip(counts[chosen], posteriors[chosen])])
+                kept = [p if isinstance(p, dict) else plausible_counts(p) for p, keep in zip(posteriors, chosen) if keep]
+                inside = np.mean([n in p for n, p in zip(counts[chosen], kept)])
                 part += f", truth in distribution {100 * inside:.1f}%"
             parts.append(part)
     print(f"{name}: " + "; ".join(parts))
@@ -164,6 +137,7 @@ def main(argv: list[str]) -> int:
     weights = parser.add_mutually_exclusive_group()
     weights.add_argument("--save", type=Path, help="write the trained network's weights here")
     weights.add_argument("--load", type=Path, help="test these weights instead of training (--train is then ignored)")
+    parser.add_argument("--export", type=Path, help="write the network as ONNX here, for vision.wari_pile_counter")
     args = parser.parse_args(argv)
     if not (args.train or args.load):
         parser.error("--train or --load is needed")
@@ -180,6 +154,12 @@ def main(argv: list[str]) -> int:
         network = trained_on(torch, args.train, args.epochs)
         if args.save:
             torch.save(network.state_dict(), args.save)
+    if args.export:
+        example = torch.zeros(1, 3, CROP, CROP)
+        torch.onnx.export(
+            network, example, str(args.export), dynamo=False, input_names=["crops"], output_names=["logits"],
+            dynamic_axes={"crops": {0: "pits"}, "logits": {0: "pits"}},
+        )
     for folder in args.test:
         try:
             test_crops, test_counts, posteriors = session_crops(folder)
@@ -189,9 +169,9 @@ def main(argv: list[str]) -> int:
         with torch.no_grad():
             probabilities = torch.softmax(network(torch.from_numpy(standardised(test_crops))), dim=1).numpy()
         report(f"{folder} network", test_counts, probabilities.argmax(axis=1))
-        report(f"{folder} recognize", test_counts, posteriors.argmax(axis=1), posteriors)
-        joint = combined(posteriors, probabilities)
-        report(f"{folder} both", test_counts, joint.argmax(axis=1), joint)
+        report(f"{folder} hand-made cues", test_counts, posteriors.argmax(axis=1), posteriors)
+        joint = [with_network(p, q) if has_pile_chance(p) else plausible_counts(p) for p, q in zip(posteriors, probabilities)]
+        report(f"{folder} both", test_counts, np.array([next(iter(counts)) for counts in joint]), joint)
     return 0
 
 

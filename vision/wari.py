@@ -16,6 +16,7 @@ from engines.errors import ArbiterError
 from vision.wari_board import PIT_COUNT, REGION_COUNT, BoardGeometry
 from vision.wari_count import CountModel, plausible_counts
 from vision.wari_measure import SeedSpotter, board_top_colours, measure_regions, spotters_from_json
+from vision.wari_pile_counter import count_probabilities, has_pile_chance, pit_crops, with_network
 from vision.wari_seeds import SeedColourModel, working_frame
 
 # A count outside a region's plausible set still scores this probability: a misreading costs a
@@ -111,7 +112,8 @@ class WariObservation:
 def recognize(image_bgr: np.ndarray, profile: dict) -> WariObservation:
     """Read the seed counts of every pit and store from a frame."""
     calibrated = WariProfile.from_json(profile)
-    frame = _frame_for(image_bgr, calibrated.geometry)
+    image = colour_image_for(image_bgr, calibrated.geometry)
+    frame = working_frame(image)
     spotters, counts = calibrated.spotters, calibrated.counts
     measures = measure_regions(frame, calibrated.geometry, calibrated.colours, spotters)
     slip = spotters[0].slip if spotters else 0.0
@@ -122,17 +124,21 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> WariObservation:
         )
         for r in range(REGION_COUNT)
     ]
-    regions = tuple(plausible_counts(p) for p in posteriors)
+    regions = [plausible_counts(p) for p in posteriors]
+    piles = [pit for pit in range(PIT_COUNT) if has_pile_chance(posteriors[pit])]
+    if piles:
+        for pit, probabilities in zip(piles, count_probabilities(pit_crops(image, calibrated.geometry, piles))):
+            regions[pit] = with_network(posteriors[pit], probabilities)
     # A hand or a shadow brings colours calibration never saw; a region cut off by the frame edge cannot be read.
     seen = (1 - measures.unknown_share[:PIT_COUNT]) * measures.visible_share[:PIT_COUNT]
-    sureness = np.array([p.max() for p in posteriors[:PIT_COUNT]])
+    sureness = np.array([max(region.values()) for region in regions[:PIT_COUNT]])
     board_match = _board_top_match(frame, calibrated)
     confidence = float(np.clip(np.mean(sureness) * np.min(seen) ** 2 * board_match**2, 0.0, 1.0))
-    return WariObservation(calibrated.geometry, regions, confidence)
+    return WariObservation(calibrated.geometry, tuple(regions), confidence)
 
 
-def _frame_for(image: np.ndarray, geometry: BoardGeometry) -> np.ndarray:
-    """The working-size frame, provided the image has the calibrated shape (any resolution)."""
+def colour_image_for(image: np.ndarray, geometry: BoardGeometry) -> np.ndarray:
+    """The image as 8-bit BGR, provided it has the calibrated shape (any resolution)."""
     if not isinstance(image, np.ndarray) or image.ndim not in (2, 3) or image.size == 0:
         raise ArbiterError("recognition needs a colour image")
     if image.ndim == 2:
@@ -149,7 +155,7 @@ def _frame_for(image: np.ndarray, geometry: BoardGeometry) -> np.ndarray:
         raise ArbiterError(
             f"the image is {width}x{height} but the profile was calibrated on {calibrated_width}x{calibrated_height} frames"
         )
-    return working_frame(image)
+    return image
 
 
 def _board_top_match(frame: np.ndarray, calibrated: WariProfile) -> float:

@@ -1,0 +1,84 @@
+"""The learned pile counter as recognition uses it (synthetic boards, never ../shared)."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import vision.wari as wari
+from calibration.wari import calibrate
+from device.synthetic_wari import render_board
+from vision.wari import WariProfile, recognize
+from vision.wari_count import plausible_counts
+from vision.wari_pile_counter import CROP, count_probabilities, has_pile_chance, pit_crops, with_network
+
+SMALL = [0, 1, 2, 3, 0, 1, 2, 3, 1, 0, 3, 2]
+PILES = [9, 0, 2, 11, 1, 0, 3, 0, 10, 1, 0, 2]
+
+
+@pytest.fixture(scope="module")
+def nicker():
+    image = render_board([4] * 12, [0, 0], seed=0, style="nicker", session=0)
+    return calibrate(image)
+
+
+def test_the_shipped_network_gives_each_crop_a_distribution_over_counts(nicker):
+    image = render_board(PILES, [0, 0], seed=1, style="nicker", session=0)
+    crops = pit_crops(image, WariProfile.from_json(nicker).geometry, list(range(12)))
+    assert crops.shape == (12, CROP, CROP, 3)
+    probabilities = count_probabilities(crops)
+    assert probabilities.shape == (12, 25)
+    assert np.allclose(probabilities.sum(axis=1), 1.0)
+    # The pits of the board differ, and so do its crops' readings.
+    assert len({int(n) for n in probabilities.argmax(axis=1)}) > 1
+
+
+def test_the_network_reorders_the_plausible_counts_but_adds_none():
+    counts = np.arange(49)
+    posterior = np.exp(-0.5 * ((counts - 9) / 1.2) ** 2)
+    posterior /= posterior.sum()
+    network = np.full(25, 1e-4)
+    network[11] = 1.0
+    network /= network.sum()
+    combined = with_network(posterior, network)
+    assert set(combined) == set(plausible_counts(posterior))
+    assert next(iter(combined)) == 11  # the network's count, among the plausible ones, now leads
+    assert sum(combined.values()) == pytest.approx(1.0)
+    network[:] = 1e-4
+    network[24] = 1.0  # its last class, 24 or more: far past the plausible counts
+    assert set(with_network(posterior, network / network.sum())) == set(plausible_counts(posterior))
+
+
+def test_small_counts_never_consult_the_network(nicker, monkeypatch):
+    def refuse(crops):
+        raise AssertionError("the network was consulted")
+
+    monkeypatch.setattr(wari, "count_probabilities", refuse)
+    assert recognize(render_board(SMALL, [0, 0], seed=2, style="nicker", session=0), nicker).pits == SMALL
+
+
+def test_a_pile_takes_the_networks_reading_among_its_plausible_counts(nicker, monkeypatch):
+    image = render_board(PILES, [0, 0], seed=3, style="nicker", session=0)
+    plain = recognize(image, nicker)
+    pile = int(np.argmax(PILES))
+    shifted = max(plain.regions[pile], key=lambda n: (n != plain.pits[pile], plain.regions[pile][n]))
+    assert shifted != plain.pits[pile]
+
+    def sure_of_the_shifted_count(crops):
+        probabilities = np.full((len(crops), 25), 1e-6)
+        probabilities[:, shifted] = 1.0
+        return probabilities / probabilities.sum(axis=1, keepdims=True)
+
+    monkeypatch.setattr(wari, "count_probabilities", sure_of_the_shifted_count)
+    read = recognize(image, nicker)
+    assert read.pits[pile] == shifted
+    assert set(read.regions[pile]) == set(plain.regions[pile])
+    # Pits without a pile's chance keep their reading.
+    assert all(read.pits[p] == plain.pits[p] for p in range(12) if PILES[p] <= 3)
+
+
+def test_a_posterior_sure_of_a_small_count_has_no_pile_chance():
+    posterior = np.zeros(49)
+    posterior[[3, 4, 5]] = [0.2, 0.7, 0.1]
+    assert not has_pile_chance(posterior)
+    posterior[[3, 4, 5, 6, 7]] = [0.1, 0.2, 0.2, 0.3, 0.2]
+    assert has_pile_chance(posterior)
