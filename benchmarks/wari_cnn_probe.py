@@ -28,9 +28,8 @@ import cv2
 import numpy as np
 
 from engines.errors import ArbiterError
-from vision.wari import WariProfile, colour_image_for
+from vision.wari import WariProfile, colour_image_for, region_posteriors
 from vision.wari_count import plausible_counts
-from vision.wari_measure import measure_regions
 from vision.wari_pile_counter import CROP, has_pile_chance, pit_crops, standardised, with_network
 from vision.wari_seeds import working_frame
 
@@ -45,21 +44,11 @@ def session_crops(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     of every position and game photo of a session."""
     _, profile, photos = session_photos(folder, None)
     calibrated = WariProfile.from_json(profile)
-    geometry, spotters = calibrated.geometry, calibrated.spotters
-    slip = spotters[0].slip if spotters else 0.0
-    finds_buried = any(spotter.finds_buried for spotter in spotters)
     crops, counts, posteriors = [], [], []
     for image, item, _ in photos:
-        image = colour_image_for(image, geometry)
-        frame = working_frame(image)
-        measures = measure_regions(frame, geometry, calibrated.colours, spotters)
-        posteriors += [
-            calibrated.counts.posterior(
-                pit, measures.seed_pixels[pit], (measures.spots[pit], measures.crowded_spots[pit]) if spotters else None, slip, finds_buried
-            )
-            for pit in range(PIT_COUNT)
-        ]
-        crops += list(pit_crops(image, geometry, list(range(PIT_COUNT))))
+        image = colour_image_for(image, calibrated.geometry)
+        posteriors += region_posteriors(calibrated, working_frame(image))[1][:PIT_COUNT]
+        crops += list(pit_crops(image, calibrated.geometry, list(range(PIT_COUNT))))
         counts += item["pits"]
     return np.array(crops), np.array(counts), np.array(posteriors)
 
@@ -170,7 +159,7 @@ def main(argv: list[str]) -> int:
             probabilities = torch.softmax(network(torch.from_numpy(standardised(test_crops))), dim=1).numpy()
         report(f"{folder} network", test_counts, probabilities.argmax(axis=1))
         report(f"{folder} hand-made cues", test_counts, posteriors.argmax(axis=1), posteriors)
-        joint = [with_network(p, q) if has_pile_chance(p) else plausible_counts(p) for p, q in zip(posteriors, probabilities)]
+        joint = [with_network(plausible_counts(p), q) if has_pile_chance(p) else plausible_counts(p) for p, q in zip(posteriors, probabilities)]
         report(f"{folder} both", test_counts, np.array([next(iter(counts)) for counts in joint]), joint)
     return 0
 

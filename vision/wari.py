@@ -15,7 +15,7 @@ import numpy as np
 from engines.errors import ArbiterError
 from vision.wari_board import PIT_COUNT, REGION_COUNT, BoardGeometry
 from vision.wari_count import CountModel, plausible_counts
-from vision.wari_measure import SeedSpotter, board_top_colours, measure_regions, spotters_from_json
+from vision.wari_measure import RegionMeasures, SeedSpotter, board_top_colours, measure_regions, spotters_from_json
 from vision.wari_pile_counter import count_probabilities, has_pile_chance, pit_crops, with_network
 from vision.wari_seeds import SeedColourModel, working_frame
 
@@ -114,27 +114,33 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> WariObservation:
     calibrated = WariProfile.from_json(profile)
     image = colour_image_for(image_bgr, calibrated.geometry)
     frame = working_frame(image)
-    spotters, counts = calibrated.spotters, calibrated.counts
-    measures = measure_regions(frame, calibrated.geometry, calibrated.colours, spotters)
-    slip = spotters[0].slip if spotters else 0.0
-    finds_buried = any(spotter.finds_buried for spotter in spotters)
-    posteriors = [
-        counts.posterior(
-            r, measures.seed_pixels[r], (measures.spots[r], measures.crowded_spots[r]) if spotters else None, slip, finds_buried
-        )
-        for r in range(REGION_COUNT)
-    ]
+    measures, posteriors = region_posteriors(calibrated, frame)
     regions = [plausible_counts(p) for p in posteriors]
     piles = [pit for pit in range(PIT_COUNT) if has_pile_chance(posteriors[pit])]
     if piles:
         for pit, probabilities in zip(piles, count_probabilities(pit_crops(image, calibrated.geometry, piles))):
-            regions[pit] = with_network(posteriors[pit], probabilities)
+            regions[pit] = with_network(regions[pit], probabilities)
     # A hand or a shadow brings colours calibration never saw; a region cut off by the frame edge cannot be read.
     seen = (1 - measures.unknown_share[:PIT_COUNT]) * measures.visible_share[:PIT_COUNT]
     sureness = np.array([max(region.values()) for region in regions[:PIT_COUNT]])
     board_match = _board_top_match(frame, calibrated)
     confidence = float(np.clip(np.mean(sureness) * np.min(seen) ** 2 * board_match**2, 0.0, 1.0))
     return WariObservation(calibrated.geometry, tuple(regions), confidence)
+
+
+def region_posteriors(calibrated: WariProfile, frame: np.ndarray) -> tuple[RegionMeasures, list[np.ndarray]]:
+    """Every region's measures in a working-size frame, and its count posterior from them."""
+    spotters = calibrated.spotters
+    measures = measure_regions(frame, calibrated.geometry, calibrated.colours, spotters)
+    slip = spotters[0].slip if spotters else 0.0
+    finds_buried = any(spotter.finds_buried for spotter in spotters)
+    posteriors = [
+        calibrated.counts.posterior(
+            r, measures.seed_pixels[r], (measures.spots[r], measures.crowded_spots[r]) if spotters else None, slip, finds_buried
+        )
+        for r in range(REGION_COUNT)
+    ]
+    return measures, posteriors
 
 
 def colour_image_for(image: np.ndarray, geometry: BoardGeometry) -> np.ndarray:

@@ -2,9 +2,9 @@
 
 A small convolutional network (benchmarks/wari_cnn_probe.py trains it on our own renders, never
 on the bench, and exports it as ONNX) reads a crop around a pit and gives a probability to each
-count. Recognition multiplies it, softened, into the count posterior of the pits where piles have
-a chance; small counts are left to the hand-made cues, which read them better (the network never
-saw the lamp's glare on a bare floor). OpenCV's dnn module runs it: no other dependency.
+count. Recognition weighs with it, softened, the counts the hand-made cues find plausible in the
+pits where piles have a chance; small counts are left to the hand-made cues, which read them
+better (the network never saw the lamp's glare on a bare floor). OpenCV's dnn module runs it: no other dependency.
 """
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ import cv2
 import numpy as np
 
 from vision.wari_board import BoardGeometry, local_scale
-from vision.wari_count import plausible_counts
 
 CROP = 64  # pixels a side
 CROP_RADII = 1.2  # half the crop's side, in pit radii at the pit's own scale: the pit and a rim of board
@@ -73,15 +72,16 @@ def has_pile_chance(posterior: np.ndarray) -> bool:
     return float(posterior[PILE_FROM:].sum()) > PILE_CHANCE
 
 
-def with_network(posterior: np.ndarray, probabilities: np.ndarray) -> dict[int, float]:
-    """The counts the hand-made cues find plausible, weighed again with the network's
+def with_network(plausible: dict[int, float], probabilities: np.ndarray) -> dict[int, float]:
+    """A region's plausible counts (from the hand-made cues) weighed again with the network's
     probabilities (softened to NETWORK_POWER), most likely first. The network may reorder them
     but adds none: on a board unlike its renders it can be surely wrong (the synthetic boards'
     deep bowls), and the truth must stay in the distribution."""
-    likelihood = np.empty_like(posterior)
-    classes = len(probabilities)
-    likelihood[:classes] = probabilities
-    likelihood[classes:] = probabilities[-1] * _BEYOND_DECAY ** np.arange(1, len(posterior) - classes + 1)
-    joint = {n: float(posterior[n] * (likelihood[n] + _FLOOR) ** NETWORK_POWER) for n in plausible_counts(posterior)}
+    last = len(probabilities) - 1
+
+    def likelihood(n: int) -> float:
+        return probabilities[n] if n <= last else probabilities[last] * _BEYOND_DECAY ** (n - last)
+
+    joint = {n: p * (likelihood(n) + _FLOOR) ** NETWORK_POWER for n, p in plausible.items()}
     total = sum(joint.values())
-    return {n: weight / total for n, weight in sorted(joint.items(), key=lambda item: -item[1])}
+    return {n: float(weight / total) for n, weight in sorted(joint.items(), key=lambda item: -item[1])}
