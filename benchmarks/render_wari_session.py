@@ -16,7 +16,8 @@ session), so sessions nobody tuned on can be made at will.
 
 `--training` makes sessions for training a counter rather than for measuring one: each session
 also draws the seeds' size, the bowls' depth and how near their rims the seeds come to rest (so
-that piles lie spread out in some sessions and heaped in the middle in others), and each
+that piles lie spread out in some sessions and heaped in the middle in others) and whether the
+board is varnished (the lamp glares on the bowls' floors) or oiled, and each
 position's pits hold counts drawn evenly from 0 up to 10-20, so that big piles come as often as
 small ones. Its positions are not game positions (their seeds need not add up to 48).
 
@@ -58,6 +59,10 @@ RIM_CLEARANCE = 0.7  # in seed radii: how far inside the rim a seed's centre sta
 TRAINING_SEED_SCALE = {"nicker": (0.78, 1.0), "glass": (0.88, 1.05)}
 TRAINING_DEPTH = (0.55, 1.2)
 TRAINING_RIM_CLEARANCE = (0.7, 2.5)
+# --training: half the boards varnished (specular strength, shininess drawn from these ranges),
+# half oiled: a varnished bowl shows the lamp as a bright spot on its floor, as the bench's
+# bowls do, and a counter that never saw one counted it as a seed.
+TRAINING_VARNISH = ((0.15, 0.6), (40.0, 250.0))
 TRAINING_MOST_SEEDS = (10, 20)
 SHADOW_MARGIN = 20.0  # mm around a bowl within which its seeds may shade the board
 TABLE, BOARD_TOP, BOARD_SIDE, HOLLOW, SEED = range(5)  # what a ray hits
@@ -156,6 +161,7 @@ class Session:
     noise: float  # sensor noise sigma in 8-bit levels
     jpeg_quality: int
     rim_clearance: float = RIM_CLEARANCE
+    board_finish: tuple[float, float] = BOARD_FINISH
 
 
 @dataclass(frozen=True)
@@ -212,8 +218,12 @@ def varied_for_training(session: Session, style: str, number: int) -> Session:
         Hollow.cut(h.centre[0], h.centre[1], h.rim[0], h.rim[1], depth * (h.semi_axes[2] - h.centre[2]))
         for h in session.board.hollows
     )
+    finish_rng = np.random.default_rng([number, STYLES.index(style), 5])  # its own, so the draws above stay as they were
+    varnished = finish_rng.random() < 0.5
+    finish = tuple(finish_rng.uniform(*span) for span in TRAINING_VARNISH) if varnished else BOARD_FINISH
     return replace(
-        session, style=seeds, board=replace(session.board, hollows=hollows), rim_clearance=rng.uniform(*TRAINING_RIM_CLEARANCE)
+        session, style=seeds, board=replace(session.board, hollows=hollows),
+        rim_clearance=rng.uniform(*TRAINING_RIM_CLEARANCE), board_finish=finish,
     )
 
 
@@ -595,7 +605,7 @@ def surface_colours(hits: Hits, session: Session, seeds: Seeds) -> tuple[np.ndar
 
     wood = (hits.kinds == BOARD_TOP) | (hits.kinds == BOARD_SIDE) | (hits.kinds == HOLLOW)
     albedo[wood] = session.board.wood * wood_grain(hits.points[wood], session.board.grain_phases)[:, None]
-    specular[wood], shininess[wood] = BOARD_FINISH
+    specular[wood], shininess[wood] = session.board_finish
 
     on_seed = np.flatnonzero(hits.kinds == SEED)
     which = hits.seeds[on_seed]
