@@ -203,8 +203,9 @@ def make_session(style: str, session: int, training: bool = False) -> Session:
 
 
 def varied_for_training(session: Session, style: str, number: int) -> Session:
-    """The session with its seeds' size, its bowls' depth and its rim clearance drawn too (from a
-    generator of their own, so that camera, lamp and board stay those of the plain session)."""
+    """The session with its seeds' size, its bowls' depth, its rim clearance and its board's
+    finish drawn too (from generators of their own, so that camera, lamp and board stay those of
+    the plain session)."""
     rng = np.random.default_rng([number, STYLES.index(style), 4])
     scale = rng.uniform(*TRAINING_SEED_SCALE[style])
     depth = rng.uniform(*TRAINING_DEPTH)

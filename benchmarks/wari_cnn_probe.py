@@ -103,16 +103,15 @@ def train(torch, crops: np.ndarray, counts: np.ndarray, epochs: int):
     return network.eval()
 
 
-def report(name: str, counts: np.ndarray, read: np.ndarray, posteriors=None) -> None:
+def report(name: str, counts: np.ndarray, read: np.ndarray, distributions: list[dict[int, float]] | None = None) -> None:
     parts = []
     for low, high in BUCKETS:
         chosen = (counts >= low) & (counts <= high)
         if chosen.any():
             exact, under = np.mean(read[chosen] == counts[chosen]), np.mean(read[chosen] < counts[chosen])
             part = f"{low}-{high}: {chosen.sum()} pits, exact {100 * exact:.1f}% (under {100 * under:.1f}%)"
-            if posteriors is not None:
-                kept = [p if isinstance(p, dict) else plausible_counts(p) for p, keep in zip(posteriors, chosen) if keep]
-                inside = np.mean([n in p for n, p in zip(counts[chosen], kept)])
+            if distributions is not None:
+                inside = np.mean([n in d for n, d, keep in zip(counts, distributions, chosen) if keep])
                 part += f", truth in distribution {100 * inside:.1f}%"
             parts.append(part)
     print(f"{name}: " + "; ".join(parts))
@@ -158,8 +157,9 @@ def main(argv: list[str]) -> int:
         with torch.no_grad():
             probabilities = torch.softmax(network(torch.from_numpy(standardised(test_crops))), dim=1).numpy()
         report(f"{folder} network", test_counts, probabilities.argmax(axis=1))
-        report(f"{folder} hand-made cues", test_counts, posteriors.argmax(axis=1), posteriors)
-        joint = [with_network(plausible_counts(p), q) if has_pile_chance(p) else plausible_counts(p) for p, q in zip(posteriors, probabilities)]
+        hand_made = [plausible_counts(p) for p in posteriors]
+        report(f"{folder} hand-made cues", test_counts, posteriors.argmax(axis=1), hand_made)
+        joint = [with_network(h, q) if has_pile_chance(p) else h for h, p, q in zip(hand_made, posteriors, probabilities)]
         report(f"{folder} both", test_counts, np.array([next(iter(counts)) for counts in joint]), joint)
     return 0
 
