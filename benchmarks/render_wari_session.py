@@ -15,7 +15,7 @@ photo drops its seeds afresh and draws its own sensor noise. Output depends only
 session), so sessions nobody tuned on can be made at will.
 
 `--training` makes sessions for training a counter rather than for measuring one: each session
-also draws the seeds' size, the bowls' depth and how near their rims the seeds come to rest (so
+also draws the seeds' size and how their shades vary, the bowls' depth and how near their rims the seeds come to rest (so
 that piles lie spread out in some sessions and heaped in the middle in others) and whether the
 board is varnished (the lamp glares on the bowls' floors) or oiled, and each
 position's pits hold counts drawn evenly from 0 up to 10-20, so that big piles come as often as
@@ -63,6 +63,10 @@ TRAINING_RIM_CLEARANCE = (0.7, 2.5)
 # half oiled: a varnished bowl shows the lamp as a bright spot on its floor, as the bench's
 # bowls do, and a counter that never saw one counted it as a seed.
 TRAINING_VARNISH = ((0.15, 0.6), (40.0, 250.0))
+# --training: how much one seed's shade differs from the next (the SeedStyle's brightness_spread)
+# drawn per session from these ranges: the bench's nicker nuts run from pale to dark grey-green,
+# more than the plain style's 0.07, and a counter that saw only even shades lost count among them.
+TRAINING_SHADE_SPREAD = {"nicker": (0.04, 0.3), "glass": (0.02, 0.08)}
 TRAINING_MOST_SEEDS = (10, 20)
 SHADOW_MARGIN = 20.0  # mm around a bowl within which its seeds may shade the board
 TABLE, BOARD_TOP, BOARD_SIDE, HOLLOW, SEED = range(5)  # what a ray hits
@@ -203,8 +207,8 @@ def make_session(style: str, session: int, training: bool = False) -> Session:
 
 
 def varied_for_training(session: Session, style: str, number: int) -> Session:
-    """The session with its seeds' size, its bowls' depth, its rim clearance and its board's
-    finish drawn too (from generators of their own, so that camera, lamp and board stay those of
+    """The session with its seeds' size and shades, its bowls' depth, its rim clearance and its
+    board's finish drawn too (from generators of their own, so that camera, lamp and board stay those of
     the plain session)."""
     rng = np.random.default_rng([number, STYLES.index(style), 4])
     scale = rng.uniform(*TRAINING_SEED_SCALE[style])
@@ -222,6 +226,8 @@ def varied_for_training(session: Session, style: str, number: int) -> Session:
     finish_rng = np.random.default_rng([number, STYLES.index(style), 5])  # its own, so the draws above stay as they were
     varnished = finish_rng.random() < 0.5
     finish = tuple(finish_rng.uniform(*span) for span in TRAINING_VARNISH) if varnished else BOARD_FINISH
+    shades = np.random.default_rng([number, STYLES.index(style), 6])  # its own too
+    seeds = replace(seeds, brightness_spread=shades.uniform(*TRAINING_SHADE_SPREAD[style]))
     return replace(
         session, style=seeds, board=replace(session.board, hollows=hollows),
         rim_clearance=rng.uniform(*TRAINING_RIM_CLEARANCE), board_finish=finish,
