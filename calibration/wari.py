@@ -462,9 +462,8 @@ def _learn_spotters(frame: np.ndarray, geometry: BoardGeometry, colours: SeedCol
     }
     usual = max(others, key=others.get)
     if others[usual] > best and others[usual] >= _SPOT_AGREEMENT - 2:
-        raise ArbiterError(
-            f"the photo shows {usual} seeds in most pits: calibration needs the start position with 4 in each pit"
-        )
+        seeds = "seed" if usual == 1 else "seeds"
+        raise ArbiterError(f"the photo shows {usual} {seeds} in most pits: calibration needs the start position with 4 in each pit")
     if best < _SPOT_AGREEMENT:
         return (), best
     # How often a pit's count is one off, from the pits that missed 4 (plus half a miss, so that
