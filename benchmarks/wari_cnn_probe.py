@@ -3,7 +3,7 @@
 Usage (PyTorch is not a project dependency; install it beside the project for this probe only):
     pip install torch==2.13.0
     python3 benchmarks/wari_cnn_probe.py --train DIR [DIR ...] --test DIR [DIR ...] [--epochs 12]
-        [--save WEIGHTS.pt | --load WEIGHTS.pt] [--export vision/data/wari_pile_counter.onnx]
+        [--save WEIGHTS.pt | --load WEIGHTS.pt] [--start WEIGHTS.pt] [--export vision/data/wari_pile_counter.onnx]
 
 Each DIR is a bench-format session (`render_wari_session.py` writes them; `../shared/bench/wari/S*`
 are the bench's). Every session is calibrated on its start photo like `recognize` would be, and
@@ -37,6 +37,8 @@ from bench_wari_vision import BUCKETS, PIT_COUNT, session_photos  # beside this 
 
 MAX_COUNT = 24  # piles above this are labelled this
 BATCH = 64
+RATE = 3e-3  # the learning rate's peak
+FURTHER_RATE = 1e-3  # its peak when training on from saved weights (--start)
 
 
 def session_crops(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -81,13 +83,17 @@ def counter_network(torch):
     return nn.Sequential(*layers, nn.Flatten(), nn.Linear(widths[-1] * side * side, 128), nn.ReLU(), nn.Linear(128, MAX_COUNT + 1))
 
 
-def train(torch, crops: np.ndarray, counts: np.ndarray, epochs: int):
+def train(torch, crops: np.ndarray, counts: np.ndarray, epochs: int, start: Path | None = None):
+    """A network trained on the crops, from scratch or (start) on from saved weights, at a
+    lower rate so that it keeps what it learned."""
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
     network = counter_network(torch)
+    if start:
+        network.load_state_dict(torch.load(start))
     optimiser = torch.optim.AdamW(network.parameters(), 2e-3, weight_decay=1e-4)
     steps = epochs * -(-len(crops) // BATCH)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, 3e-3, total_steps=steps)
+    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, FURTHER_RATE if start else RATE, total_steps=steps)
     labels = np.minimum(counts, MAX_COUNT)
     for _ in range(epochs):
         network.train()
@@ -125,10 +131,13 @@ def main(argv: list[str]) -> int:
     weights = parser.add_mutually_exclusive_group()
     weights.add_argument("--save", type=Path, help="write the trained network's weights here")
     weights.add_argument("--load", type=Path, help="test these weights instead of training (--train is then ignored)")
+    parser.add_argument("--start", type=Path, help="train on from these weights instead of from scratch")
     parser.add_argument("--export", type=Path, help="write the network as ONNX here, for vision.wari_pile_counter")
     args = parser.parse_args(argv)
     if not (args.train or args.load):
         parser.error("--train or --load is needed")
+    if args.start and args.load:
+        parser.error("--start goes with --train, not with --load")
     try:
         import torch
     except ImportError:
@@ -139,7 +148,7 @@ def main(argv: list[str]) -> int:
         network.load_state_dict(torch.load(args.load))
         network.eval()
     else:
-        network = trained_on(torch, args.train, args.epochs)
+        network = trained_on(torch, args.train, args.epochs, args.start)
         if args.save:
             torch.save(network.state_dict(), args.save)
     if args.export:
@@ -164,7 +173,7 @@ def main(argv: list[str]) -> int:
     return 0
 
 
-def trained_on(torch, folders: list[Path], epochs: int):
+def trained_on(torch, folders: list[Path], epochs: int, start: Path | None):
     training = []
     for folder in folders:
         try:
@@ -172,8 +181,8 @@ def trained_on(torch, folders: list[Path], epochs: int):
         except ArbiterError as error:  # an unseen board the calibration cannot read: left out, and said
             print(f"{folder}: not used, calibration failed: {error}")
     crops, counts = (np.concatenate(parts) for parts in zip(*training))
-    print(f"training on {len(counts)} pits of {len(training)} sessions, {epochs} epochs")
-    return train(torch, crops, counts, epochs)
+    print(f"training on {len(counts)} pits of {len(training)} sessions, {epochs} epochs" + (f", from {start}" if start else ""))
+    return train(torch, crops, counts, epochs, start)
 
 
 if __name__ == "__main__":
