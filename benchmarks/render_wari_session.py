@@ -15,11 +15,11 @@ photo drops its seeds afresh and draws its own sensor noise. Output depends only
 session), so sessions nobody tuned on can be made at will.
 
 `--training` makes sessions for training a counter rather than for measuring one: each session
-also draws the seeds' size and how their shades vary, the bowls' depth and how near their rims the seeds come to rest (so
-that piles lie spread out in some sessions and heaped in the middle in others) and whether the
-board is varnished (the lamp glares on the bowls' floors) or oiled, and each
-position's pits hold counts drawn evenly from 0 up to 10-20, so that big piles come as often as
-small ones. Its positions are not game positions (their seeds need not add up to 48).
+also draws the seeds' size and how their shades vary, the bowls' depth and how near their rims
+the seeds come to rest (so that piles lie spread out in some sessions and heaped in the middle in
+others) and whether the board is varnished (the lamp glares on the bowls' floors) or oiled, and
+each position's pits hold counts drawn evenly from 0 up to 10-20, so that big piles come as often
+as small ones. Its positions are not game positions (their seeds need not add up to 48).
 
 The scene is measured in millimetres: the board top is the plane z = 0, x runs along the rows
 (South's pits a..f towards +x), y towards North and z up. Seeds are dropped one by one into their
@@ -65,7 +65,8 @@ TRAINING_RIM_CLEARANCE = (0.7, 2.5)
 TRAINING_VARNISH = ((0.15, 0.6), (40.0, 250.0))
 # --training: how much one seed's shade differs from the next (the SeedStyle's brightness_spread)
 # drawn per session from these ranges: the bench's nicker nuts run from pale to dark grey-green,
-# more than the plain style's 0.07, and a counter that saw only even shades lost count among them.
+# more than the plain style's 0.07. (A counter trained on with these too read the bench no better:
+# docs/vision-wari.md, session 25.)
 TRAINING_SHADE_SPREAD = {"nicker": (0.04, 0.3), "glass": (0.02, 0.08)}
 TRAINING_MOST_SEEDS = (10, 20)
 SHADOW_MARGIN = 20.0  # mm around a bowl within which its seeds may shade the board
@@ -208,8 +209,8 @@ def make_session(style: str, session: int, training: bool = False) -> Session:
 
 def varied_for_training(session: Session, style: str, number: int) -> Session:
     """The session with its seeds' size and shades, its bowls' depth, its rim clearance and its
-    board's finish drawn too (from generators of their own, so that camera, lamp and board stay those of
-    the plain session)."""
+    board's finish drawn too (from generators of their own, so that camera, lamp and board stay
+    those of the plain session)."""
     rng = np.random.default_rng([number, STYLES.index(style), 4])
     scale = rng.uniform(*TRAINING_SEED_SCALE[style])
     depth = rng.uniform(*TRAINING_DEPTH)
