@@ -755,8 +755,7 @@ def write_session(out_dir: Path, style: str, session_number: int, positions: int
     out_dir.mkdir(parents=True, exist_ok=True)
     for index, item in enumerate([start] + position_items + sequence_items):
         started = time.perf_counter()
-        photo_rng = np.random.default_rng([session_number, STYLES.index(style), 3, index])
-        photo = render_photo(session, item["pits"], item["stores"], photo_rng)
+        photo = render_photo(session, item["pits"], item["stores"], photo_rng(style, session_number, index))
         cv2.imwrite(str(out_dir / item["image"]), photo, [cv2.IMWRITE_JPEG_QUALITY, session.jpeg_quality])
         print(f"{out_dir / item['image']}: {time.perf_counter() - started:.1f} s")
     truth = {
@@ -764,6 +763,11 @@ def write_session(out_dir: Path, style: str, session_number: int, positions: int
         "start": start, "positions": position_items, "sequence": sequence_items,
     }
     (out_dir / "truth.json").write_text(json.dumps(truth, indent=1) + "\n")
+
+
+def photo_rng(style: str, session_number: int, index: int) -> np.random.Generator:
+    """The generator of a session's photo `index` (0: the start photo): its seeds are dropped first."""
+    return np.random.default_rng([session_number, STYLES.index(style), 3, index])
 
 
 # ---- small helpers ---------------------------------------------------------------------
