@@ -4,14 +4,13 @@ Usage (from the repository root):
     .venv/bin/python benchmarks/wari_hidden_seeds.py DIR [DIR ...] [--shown 0.1]
 
 Each DIR is a session the renderer wrote with --training, its folder named by style and session
-number (nicker412 for `--style nicker --session 412`). Its seeds are dropped again exactly as for its photos, and each seed is traced
-twice from the camera: among everything else (the pixels it shows) and alone (the pixels it
-would show). A seed showing less than --shown of itself is hidden. Prints, per session, its rim
+number (nicker412 for `--style nicker --session 412`). Its seeds are dropped again as the renderer
+dropped them for its photos, and each seed is traced twice from the camera: among everything else
+(the pixels it shows) and alone (the pixels it would show). A seed showing less than --shown of
+itself is hidden: no counter looking from above can see it. Prints, per session, its rim
 clearance (seed radii) and the share of its pits of 8-12 seeds where a seed hides, then the
-shares pooled by clearance. A counter reading the pit from above cannot see such a seed, so this
-says how much of a session's piles no camera can count. The seeds are dropped again from the
-session's name as this checkout's renderer drops them, so run it where the renderer that wrote
-the sessions is (the seeds are those of the photos only if its --training draws are the same).
+shares pooled by clearance. The seeds are those of the photos only if this checkout's renderer
+draws --training sessions as the one that wrote them did: run it where that renderer is.
 """
 from __future__ import annotations
 
@@ -43,7 +42,7 @@ def hidden_per_pit(folder: Path, shown: float) -> tuple[float, list[tuple[int, i
         seeds = render.drop_seeds(session, item["pits"] + item["stores"], render.photo_rng(style, number, index))
         hits = render.trace(session.camera, session.board, seeds, pixels, directions)
         showing = np.bincount(hits.seeds[hits.seeds >= 0], minlength=len(seeds.centres))
-        alone = np.array([pixels_alone(session.camera, seeds, seed, pixels, directions) for seed in range(len(seeds.centres))])
+        alone = np.array([pixels_alone(session.camera, seeds, seed, pixels, directions) for seed in range(len(showing))])
         hidden = showing < shown * np.maximum(alone, 1)
         pits += [(count, int(hidden[seeds.regions == pit].sum())) for pit, count in enumerate(item["pits"])]
     return session.rim_clearance, pits
@@ -51,9 +50,15 @@ def hidden_per_pit(folder: Path, shown: float) -> tuple[float, list[tuple[int, i
 
 def pixels_alone(camera: render.Camera, seeds: render.Seeds, seed: int, pixels: np.ndarray, directions: np.ndarray) -> int:
     """How many pixels the seed would show with nothing in front of it."""
-    rays = render.rays_near(camera, pixels, seeds.centres[seed], seeds.semi_axes[seed].max())
-    met = render.ellipsoid_roots(camera.position, directions[rays], seeds.centres[seed], seeds.semi_axes[seed], seeds.rotations[seed])[2]
+    centre, semi_axes = seeds.centres[seed], seeds.semi_axes[seed]
+    rays = render.rays_near(camera, pixels, centre, semi_axes.max())
+    met = render.ellipsoid_roots(camera.position, directions[rays], centre, semi_axes, seeds.rotations[seed])[2]
     return int(met.sum())
+
+
+def hiding(piles: list[int]) -> str:
+    share = 100 * np.mean([hidden > 0 for hidden in piles]) if piles else float("nan")
+    return f"{len(piles)} pits of {PILE[0]}-{PILE[1]}, a seed hidden in {share:.1f} %"
 
 
 def main(argv: list[str]) -> int:
@@ -71,12 +76,10 @@ def main(argv: list[str]) -> int:
         piles = [hidden for count, hidden in pits if PILE[0] <= count <= PILE[1]]
         step = int(np.searchsorted(CLEARANCE_STEPS, clearance, side="right")) - 1
         pooled.setdefault(step, []).extend(piles)
-        share = 100 * np.mean([h > 0 for h in piles]) if piles else float("nan")
-        print(f"{folder}: rim clearance {clearance:.2f}, {len(piles)} pits of {PILE[0]}-{PILE[1]}, a seed hidden in {share:.1f} %")
+        print(f"{folder}: rim clearance {clearance:.2f}, {hiding(piles)}")
     for step in sorted(pooled):
         low, high = CLEARANCE_STEPS[step], CLEARANCE_STEPS[min(step + 1, len(CLEARANCE_STEPS) - 1)]
-        piles = pooled[step]
-        print(f"rim clearance {low}-{high}: {len(piles)} pits of {PILE[0]}-{PILE[1]}, a seed hidden in {100 * np.mean([h > 0 for h in piles]):.1f} %")
+        print(f"rim clearance {low}-{high}: {hiding(pooled[step])}")
     return 0
 
 
