@@ -188,7 +188,7 @@ class Seeds:
 # ---- session set-up ---------------------------------------------------------------------
 
 def make_session(style: str, session: int, training: bool = False) -> Session:
-    rng = np.random.default_rng([session, STYLES.index(style), 1])
+    rng = session_rng(style, session, 1)
     board = make_board(rng)
     made = Session(
         style=SEED_STYLES[style],
@@ -214,7 +214,7 @@ def varied_for_training(session: Session, style: str, number: int) -> Session:
     """The session with its seeds' size and shades, its bowls' depth, its rim clearance and its
     board's finish drawn too (from generators of their own, so that camera, lamp and board stay
     those of the plain session)."""
-    rng = np.random.default_rng([number, STYLES.index(style), 4])
+    rng = session_rng(style, number, 4)
     scale = rng.uniform(*TRAINING_SEED_SCALE[style])
     depth = rng.uniform(*TRAINING_DEPTH)
     seeds = replace(
@@ -227,10 +227,10 @@ def varied_for_training(session: Session, style: str, number: int) -> Session:
         Hollow.cut(h.centre[0], h.centre[1], h.rim[0], h.rim[1], depth * (h.semi_axes[2] - h.centre[2]))
         for h in session.board.hollows
     )
-    finish_rng = np.random.default_rng([number, STYLES.index(style), 5])  # its own, so the draws above stay as they were
+    finish_rng = session_rng(style, number, 5)  # its own, so the draws above stay as they were
     varnished = finish_rng.random() < 0.5
     finish = tuple(finish_rng.uniform(*span) for span in TRAINING_VARNISH) if varnished else BOARD_FINISH
-    shades = np.random.default_rng([number, STYLES.index(style), 6])  # its own too
+    shades = session_rng(style, number, 6)  # its own too
     seeds = replace(seeds, brightness_spread=shades.uniform(*TRAINING_SHADE_SPREAD[style]))
     return replace(
         session, style=seeds, board=replace(session.board, hollows=hollows),
@@ -747,7 +747,7 @@ def even_piles(rng: np.random.Generator) -> dict:
 
 def write_session(out_dir: Path, style: str, session_number: int, positions: int, sequence: int, training: bool = False) -> None:
     session = make_session(style, session_number, training)
-    counts_rng = np.random.default_rng([session_number, STYLES.index(style), 2])
+    counts_rng = session_rng(style, session_number, 2)
     start = {"image": "start.jpg", "pits": [4] * PIT_COUNT, "stores": [0, 0]}
     draw = even_piles if training else random_position
     position_items = [{"image": f"pos{i:03d}.jpg", **draw(counts_rng)} for i in range(positions)]
@@ -765,9 +765,16 @@ def write_session(out_dir: Path, style: str, session_number: int, positions: int
     (out_dir / "truth.json").write_text(json.dumps(truth, indent=1) + "\n")
 
 
+def session_rng(style: str, session_number: int, *stream: int) -> np.random.Generator:
+    """One of a session's generators, each drawing its own things, so that adding draws to one
+    leaves the others as they were: 1 the session's set-up, 2 its positions, (3, photo) each
+    photo, 4-6 the --training draws."""
+    return np.random.default_rng([session_number, STYLES.index(style), *stream])
+
+
 def photo_rng(style: str, session_number: int, index: int) -> np.random.Generator:
     """The generator of a session's photo `index` (0: the start photo): its seeds are dropped first."""
-    return np.random.default_rng([session_number, STYLES.index(style), 3, index])
+    return session_rng(style, session_number, 3, index)
 
 
 # ---- small helpers ---------------------------------------------------------------------

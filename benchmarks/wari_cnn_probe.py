@@ -98,8 +98,8 @@ def train(torch, crops: np.ndarray, counts: np.ndarray, epochs: int, start: Path
     for _ in range(epochs):
         network.train()
         order = rng.permutation(len(crops))
-        for start in range(0, len(crops), BATCH):
-            batch = order[start : start + BATCH]
+        for first in range(0, len(crops), BATCH):
+            batch = order[first : first + BATCH]
             inputs = torch.from_numpy(standardised(varied(crops[batch], rng)))
             loss = torch.nn.functional.cross_entropy(network(inputs), torch.from_numpy(labels[batch]).long())
             optimiser.zero_grad()
