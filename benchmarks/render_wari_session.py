@@ -2,12 +2,14 @@
 
 Usage (from the repository root):
     .venv/bin/python benchmarks/render_wari_session.py OUT_DIR --style nicker|glass --session N
-        [--positions 8] [--sequence 0] [--training]
+        [--positions 8] [--sequence 0] [--near-starts 0] [--training]
 
 Writes OUT_DIR/start.jpg (4 seeds in every pit), OUT_DIR/pos000.jpg ... (random positions, drawn
 as bench_wari_vision.py draws them), OUT_DIR/seq000.jpg ... (a random pbmserv game from the start,
-one photo after every move, if --sequence asks for photos) and OUT_DIR/truth.json in the bench's
-format, so that `bench_wari_vision.py OUT_DIR` reads the folder like a bench session.
+one photo after every move, if --sequence asks for photos), OUT_DIR/near000.jpg ... (the start
+with one pit holding 1, 2, 3, 5 or 6 seeds instead of 4, if --near-starts asks for photos: a
+calibration must refuse them, see `bench_wari_calibration.py`) and OUT_DIR/truth.json in the
+bench's format, so that `bench_wari_vision.py OUT_DIR` reads the folder like a bench session.
 
 The session number fixes what a mounted camera over one table keeps: camera pose and lens, the
 lamp's place, size and colour, the board (its proportions and wood) and the table cloth. Every
@@ -745,30 +747,50 @@ def even_piles(rng: np.random.Generator) -> dict:
     return {"pits": [int(n) for n in rng.integers(0, most + 1, PIT_COUNT)], "stores": [int(n) for n in rng.integers(0, 8, 2)]}
 
 
-def write_session(out_dir: Path, style: str, session_number: int, positions: int, sequence: int, training: bool = False) -> None:
+def near_starts(photos: int, rng: np.random.Generator) -> list[dict]:
+    """Start positions with one pit (drawn) holding 1, 2, 3, 5 or 6 seeds instead of 4 (drawn in turn)."""
+    odd_counts = (1, 2, 3, 5, 6)
+    items = []
+    for index in range(photos):
+        pits = [4] * PIT_COUNT
+        pits[int(rng.integers(PIT_COUNT))] = odd_counts[index % len(odd_counts)]
+        items.append({"image": f"near{index:03d}.jpg", "pits": pits, "stores": [0, 0]})
+    return items
+
+
+def write_session(
+    out_dir: Path, style: str, session_number: int, positions: int, sequence: int, training: bool = False, near: int = 0,
+) -> None:
     session = make_session(style, session_number, training)
     counts_rng = session_rng(style, session_number, 2)
     start = {"image": "start.jpg", "pits": [4] * PIT_COUNT, "stores": [0, 0]}
     draw = even_piles if training else random_position
     position_items = [{"image": f"pos{i:03d}.jpg", **draw(counts_rng)} for i in range(positions)]
     sequence_items = [{"image": f"seq{i:03d}.jpg", **item} for i, item in enumerate(random_game(sequence, counts_rng))]
+    near_items = near_starts(near, session_rng(style, session_number, 7))
+    # Near starts draw their photos from a stream of their own, so that asking for them leaves
+    # every other photo of the session as it was.
+    photos = [(item, photo_rng(style, session_number, index)) for index, item in enumerate([start] + position_items + sequence_items)]
+    photos += [(item, session_rng(style, session_number, 8, index)) for index, item in enumerate(near_items)]
     out_dir.mkdir(parents=True, exist_ok=True)
-    for index, item in enumerate([start] + position_items + sequence_items):
+    for item, rng in photos:
         started = time.perf_counter()
-        photo = render_photo(session, item["pits"], item["stores"], photo_rng(style, session_number, index))
+        photo = render_photo(session, item["pits"], item["stores"], rng)
         cv2.imwrite(str(out_dir / item["image"]), photo, [cv2.IMWRITE_JPEG_QUALITY, session.jpeg_quality])
         print(f"{out_dir / item['image']}: {time.perf_counter() - started:.1f} s")
     truth = {
         "style": style, "kelvin": session.lamp.kelvin, "variant": "pbmserv",
         "start": start, "positions": position_items, "sequence": sequence_items,
     }
+    if near_items:
+        truth["near_starts"] = near_items
     (out_dir / "truth.json").write_text(json.dumps(truth, indent=1) + "\n")
 
 
 def session_rng(style: str, session_number: int, *stream: int) -> np.random.Generator:
     """One of a session's generators, each drawing its own things, so that adding draws to one
     leaves the others as they were: 1 the session's set-up, 2 its positions, (3, photo) each
-    photo, 4-6 the --training draws."""
+    photo, 4-6 the --training draws, 7 the near starts' odd pits, (8, photo) each near start's photo."""
     return np.random.default_rng([session_number, STYLES.index(style), *stream])
 
 
@@ -814,9 +836,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--session", type=int, required=True, help="fixes camera, lamp, board and table")
     parser.add_argument("--positions", type=int, default=8, help="random positions to photograph")
     parser.add_argument("--sequence", type=int, default=0, help="photos of a random game from the start")
+    parser.add_argument("--near-starts", type=int, default=0, help="photos of the start with one pit of other than 4 seeds")
     parser.add_argument("--training", action="store_true", help="seeds, bowls and pile sizes varied for training a counter")
     args = parser.parse_args(argv)
-    write_session(args.out_dir, args.style, args.session, args.positions, args.sequence, args.training)
+    write_session(args.out_dir, args.style, args.session, args.positions, args.sequence, args.training, args.near_starts)
     return 0
 
 
