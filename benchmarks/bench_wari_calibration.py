@@ -6,8 +6,11 @@ Calibrates, and prints per group how many photos were accepted, refused (one-lin
 raised anything else (a traceback, which must never happen), with the range of seeds' worth of
 area the pits show and of the profile's start spread over the accepted ones:
 - start photos: each SESSION_DIR's start.jpg (default: every ../shared/bench/wari/S*) through
-  every camera of reshoot.py, and the synthetic sessions 0-10 of both seed styles;
-- a start with one pit of 1, 2, 3 or 5 seeds (South's a or North's c), every synthetic session;
+  every camera of reshoot.py, and the synthetic sessions 0-10 of both seed styles; each refused
+  start photo is named with its message;
+- the near starts of each SESSION_DIR that has them (`render_wari_session.py --near-starts`: the
+  start with one pit of 1, 2, 3, 5 or 6 seeds): not a start;
+- a start with one pit of 1, 2, 3, 5 or 6 seeds (South's a or North's c), every synthetic session;
 - random positions (4 per synthetic session; 1-8 seeds a pit): not a start;
 - variants of each synthetic start photo (a hand, turned, shifted off the frame, small, grey,
   noisy, dark, bright, blurred, zoomed): refused or accepted, but never a traceback, and each is
@@ -15,6 +18,7 @@ area the pits show and of the profile's start spread over the accepted ones:
 """
 from __future__ import annotations
 
+import json
 import sys
 import traceback
 from pathlib import Path
@@ -56,7 +60,7 @@ def outcome(image: np.ndarray):
         return "traceback", traceback.format_exc().splitlines()[-1]
 
 
-def report(title: str, images) -> None:
+def report(title: str, images, name_refusals: bool = False) -> None:
     tally = {"accepted": 0, "refused": 0, "traceback": 0}
     shown, spreads, problems = [], [], []
     for name, image in images:
@@ -66,7 +70,7 @@ def report(title: str, images) -> None:
             seeds = seeds_shown(image, result)
             shown += [seeds.min(), seeds.max()]
             spreads.append(result["summary"]["start_count_spread"])
-        elif kind == "traceback":
+        elif kind == "traceback" or name_refusals:
             problems.append(f"{name}: {result}")
     ranges = ""
     if shown:
@@ -83,6 +87,14 @@ def bench_starts(folders: list[Path]):
         for camera in (None, *sorted(CAMERAS)):
             image = reshoot(read_image(folder / "start.jpg"), camera, np.random.default_rng(0))
             yield f"{folder.name} {camera or 'plain'}", image
+
+
+def near_starts(folders: list[Path]):
+    for folder in folders:
+        truth = json.loads((folder / "truth.json").read_text())
+        for item in truth.get("near_starts", []):
+            odd = next(count for count in item["pits"] if count != START[0])
+            yield f"{folder.name} {item['image']} (a pit of {odd})", read_image(folder / item["image"])
 
 
 def synthetic(pits_of, label: str):
@@ -149,9 +161,11 @@ def variant_photos():
 def main(argv: list[str]) -> int:
     cv2.setNumThreads(1)
     folders = [Path(arg) for arg in argv] or sorted(DEFAULT_BENCH.glob("S*"))
-    report("bench start photos, every camera", bench_starts(folders))
-    report("synthetic start photos", synthetic(lambda session: [START], "start"))
-    for count in (1, 2, 3, 5):
+    report("bench start photos, every camera", bench_starts(folders), name_refusals=True)
+    if any("near_starts" in json.loads((folder / "truth.json").read_text()) for folder in folders):
+        report("near starts (one pit of 1-6 seeds)", near_starts(folders))
+    report("synthetic start photos", synthetic(lambda session: [START], "start"), name_refusals=True)
+    for count in (1, 2, 3, 5, 6):
         report(f"one pit of {count} seeds", synthetic(one_pit(count), f"pit of {count}"))
     report("random positions (not a start)", synthetic(random_positions, "random"))
     report("variants of the synthetic starts", variant_photos())

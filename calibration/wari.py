@@ -21,6 +21,7 @@ from vision.wari import recognize
 from vision.wari_board import PIT_COUNT, PITS_PER_ROW, BoardGeometry, local_scale, pit_column_and_row, region_masks
 from vision.wari_count import CountModel
 from vision.wari_measure import PIT_SHRINK, SPOT_CUES, SeedSpotter, board_top_colours, measure_regions
+from vision.wari_pile_counter import count_probabilities, pit_crops
 from vision.wari_seeds import SeedColourModel, local_contrast, working_frame
 
 START_SEEDS_PER_PIT = 4
@@ -34,6 +35,14 @@ _STANDOUT_SHARES = (0.5, 0.4, 0.35)
 # off is a glint lost, as in any photo; on our renders, profiles that misread more had missed
 # seeds of some colour, and those from a lower share read their sessions better.
 _START_MISREADS = 1
+# A pit of the start photo the profile reads as other than 4 is a lost glint if the pile counter,
+# a second witness that looks at the pit's crop alone, still gives 4 seeds at least this chance;
+# if it too finds another count, the pit holds it and the photo is not the start. On 40 rendered
+# sessions, start pits the profile misread got 0.45-1.0 from the counter, but 0.002 for a nut
+# wholly hidden under the others and 0.034 for one half hidden in a blurred photo (both refused,
+# asking for every seed in view); the odd pit of a start with one pit of 1, 2, 3, 5 or 6 seeds
+# at most 0.036 (docs/vision-wari.md, session 27).
+_SECOND_WITNESS = 0.1
 # Glint windows tried, as shares of the seed diameter the start photo's area gives, in order of
 # preference.
 _GLINT_WINDOWS = (1.0, 0.95, 0.9)
@@ -76,21 +85,27 @@ def calibrate(image: np.ndarray) -> dict:
     # its own start photo. The lower shares get their turn then, and are kept only if they read
     # the start exactly: where the first share refused a pit of 2 or 3 seeds, a lower one adds
     # the bowl's shade to its area. Failing that, the first share's profile is kept, or its
-    # refusal explains the photo.
-    first_refusal = first_profile = None
+    # refusal explains the photo. Either way, a first-share profile is kept only if the pits it
+    # misreads are misread, not pits holding another number of seeds.
+    first_refusal = first_profile = first_reading = None
     for attempt, (seed_mask, centres) in enumerate(_pit_clusters_by_share(local_contrast(frame, frame.shape[1] // 16))):
         try:
             profile = _profile(image, frame, seed_mask, centres)
         except ArbiterError as refusal:
             first_refusal = first_refusal or refusal
             continue
-        misread = sum(count != START_SEEDS_PER_PIT for count in recognize(image, profile).pits)
-        if misread <= (_START_MISREADS if attempt == 0 else 0):
+        reading = recognize(image, profile).pits
+        misread = sum(count != START_SEEDS_PER_PIT for count in reading)
+        if attempt == 0 and misread <= _START_MISREADS:
+            _check_misread_pits_hold_4(image, profile, reading)
+            return profile
+        if misread == 0:
             return profile
         if attempt == 0:
-            first_profile = profile
+            first_profile, first_reading = profile, reading
     if first_profile is None:
         raise first_refusal
+    _check_misread_pits_hold_4(image, first_profile, first_reading)
     return first_profile
 
 
@@ -162,6 +177,23 @@ def _check_pits_show_their_seeds(seeds_shown: np.ndarray, spread: float) -> None
         )
     if spread > _START_SPREAD:
         raise ArbiterError(f"the photo's pits show seeds {spread:.1f} seeds apart on average: {_NEEDS_THE_START}")
+
+
+def _check_misread_pits_hold_4(image: np.ndarray, profile: dict, reading: list[int]) -> None:
+    """Refuse a start photo one of whose pits holds another number of seeds than 4: the profile
+    reads it so (`reading`), and the pile counter, looking at the pit alone, agrees that 4 is
+    unlikely. Where the counter sees 4, the profile's misreading is a glint lost, as in any photo."""
+    misread = [pit for pit, count in enumerate(reading) if count != START_SEEDS_PER_PIT]
+    if not misread:
+        return
+    geometry = BoardGeometry.from_json(profile["board"])
+    chances = count_probabilities(pit_crops(image, geometry, misread))[:, START_SEEDS_PER_PIT]
+    for pit, chance in zip(misread, chances):
+        if chance < _SECOND_WITNESS:
+            raise ArbiterError(
+                f"{pit_name(pit)} seems to hold {reading[pit]} {'seed' if reading[pit] == 1 else 'seeds'}, not 4: "
+                f"{_NEEDS_THE_START}, every seed in view"
+            )
 
 
 def _seed_mask(contrast: np.ndarray, share: float) -> np.ndarray:

@@ -186,6 +186,20 @@ def test_a_start_photo_names_the_pit_short_of_seeds(pit, name):
         calibrate(render_board(pits, [0, 0], seed=0, session=4))
 
 
+@pytest.mark.parametrize(
+    "style, session, pit, count, name",
+    [("nicker", 0, 0, 2, "South's pit a"), ("nicker", 4, 8, 5, "North's pit c"), ("glass", 1, 3, 3, "South's pit d"),
+     ("glass", 5, 10, 6, "North's pit e")],
+)
+def test_a_start_photo_with_one_pit_of_other_than_4_seeds_names_it(style, session, pit, count, name):
+    # Its area passes for a start's (a pit of 2 shows 1.7 seeds' worth or more), and the profile
+    # reads it right: the reading and the pile counter agree it is not a start.
+    pits = list(START)
+    pits[pit] = count
+    with pytest.raises(ArbiterError, match=f"^{name} seems to hold {count} seeds, not 4: calibration needs the start"):
+        calibrate(render_board(pits, [0, 0], seed=0, style=style, session=session))
+
+
 def test_a_start_photo_with_the_board_cut_by_its_edge_says_what_to_mend():
     # The end pits' seeds half out of the photo weigh little, like a pit short of seeds.
     start = render_board(START, [0, 0], seed=0, session=0)
