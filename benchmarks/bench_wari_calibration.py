@@ -89,12 +89,19 @@ def bench_starts(folders: list[Path]):
             yield f"{folder.name} {camera or 'plain'}", image
 
 
-def near_starts(folders: list[Path]):
-    for folder in folders:
-        truth = json.loads((folder / "truth.json").read_text())
-        for item in truth.get("near_starts", []):
-            odd = next(count for count in item["pits"] if count != START[0])
-            yield f"{folder.name} {item['image']} (a pit of {odd})", read_image(folder / item["image"])
+def near_starts(folders: list[Path]) -> list[tuple[Path, dict]]:
+    """(session folder, truth item) of every near start the folders' truth.json files list."""
+    return [
+        (folder, item)
+        for folder in folders
+        for item in json.loads((folder / "truth.json").read_text()).get("near_starts", [])
+    ]
+
+
+def near_start_photos(near: list[tuple[Path, dict]]):
+    for folder, item in near:
+        odd = next(count for count in item["pits"] if count != START[0])
+        yield f"{folder.name} {item['image']} (a pit of {odd})", read_image(folder / item["image"])
 
 
 def synthetic(pits_of, label: str):
@@ -162,8 +169,9 @@ def main(argv: list[str]) -> int:
     cv2.setNumThreads(1)
     folders = [Path(arg) for arg in argv] or sorted(DEFAULT_BENCH.glob("S*"))
     report("bench start photos, every camera", bench_starts(folders), name_refusals=True)
-    if any("near_starts" in json.loads((folder / "truth.json").read_text()) for folder in folders):
-        report("near starts (one pit of 1-6 seeds)", near_starts(folders))
+    near = near_starts(folders)
+    if near:
+        report("near starts (one pit of 1-6 seeds)", near_start_photos(near))
     report("synthetic start photos", synthetic(lambda session: [START], "start"), name_refusals=True)
     for count in (1, 2, 3, 5, 6):
         report(f"one pit of {count} seeds", synthetic(one_pit(count), f"pit of {count}"))

@@ -17,7 +17,7 @@ import numpy as np
 
 from engines.errors import ArbiterError
 from engines.wari import pit_name
-from vision.wari import recognize
+from vision.wari import WariObservation, recognize
 from vision.wari_board import PIT_COUNT, PITS_PER_ROW, BoardGeometry, local_scale, pit_column_and_row, region_masks
 from vision.wari_count import CountModel
 from vision.wari_measure import PIT_SHRINK, SPOT_CUES, SeedSpotter, board_top_colours, measure_regions
@@ -94,10 +94,10 @@ def calibrate(image: np.ndarray) -> dict:
         except ArbiterError as refusal:
             first_refusal = first_refusal or refusal
             continue
-        reading = recognize(image, profile).pits
-        misread = sum(count != START_SEEDS_PER_PIT for count in reading)
+        reading = recognize(image, profile)
+        misread = sum(count != START_SEEDS_PER_PIT for count in reading.pits)
         if attempt == 0 and misread <= _START_MISREADS:
-            _check_misread_pits_hold_4(image, profile, reading)
+            _check_misread_pits_hold_4(image, reading)
             return profile
         if misread == 0:
             return profile
@@ -105,7 +105,7 @@ def calibrate(image: np.ndarray) -> dict:
             first_profile, first_reading = profile, reading
     if first_profile is None:
         raise first_refusal
-    _check_misread_pits_hold_4(image, first_profile, first_reading)
+    _check_misread_pits_hold_4(image, first_reading)
     return first_profile
 
 
@@ -179,21 +179,24 @@ def _check_pits_show_their_seeds(seeds_shown: np.ndarray, spread: float) -> None
         raise ArbiterError(f"the photo's pits show seeds {spread:.1f} seeds apart on average: {_NEEDS_THE_START}")
 
 
-def _check_misread_pits_hold_4(image: np.ndarray, profile: dict, reading: list[int]) -> None:
+def _check_misread_pits_hold_4(image: np.ndarray, reading: WariObservation) -> None:
     """Refuse a start photo one of whose pits holds another number of seeds than 4: the profile
-    reads it so (`reading`), and the pile counter, looking at the pit alone, agrees that 4 is
-    unlikely. Where the counter sees 4, the profile's misreading is a glint lost, as in any photo."""
-    misread = [pit for pit, count in enumerate(reading) if count != START_SEEDS_PER_PIT]
+    reads it so (`reading`, of this photo), and the pile counter, looking at the pit alone, agrees
+    that 4 is unlikely. Where the counter sees 4, the profile's misreading is a glint lost, as in
+    any photo."""
+    misread = [pit for pit, count in enumerate(reading.pits) if count != START_SEEDS_PER_PIT]
     if not misread:
         return
-    geometry = BoardGeometry.from_json(profile["board"])
-    chances = count_probabilities(pit_crops(image, geometry, misread))[:, START_SEEDS_PER_PIT]
+    chances = count_probabilities(pit_crops(image, reading.geometry, misread))[:, START_SEEDS_PER_PIT]
     for pit, chance in zip(misread, chances):
         if chance < _SECOND_WITNESS:
             raise ArbiterError(
-                f"{pit_name(pit)} seems to hold {reading[pit]} {'seed' if reading[pit] == 1 else 'seeds'}, not 4: "
-                f"{_NEEDS_THE_START}, every seed in view"
+                f"{pit_name(pit)} seems to hold {_seeds(reading.pits[pit])}, not 4: {_NEEDS_THE_START}, every seed in view"
             )
+
+
+def _seeds(count: int) -> str:
+    return f"{count} seed" if count == 1 else f"{count} seeds"
 
 
 def _seed_mask(contrast: np.ndarray, share: float) -> np.ndarray:
@@ -494,8 +497,7 @@ def _learn_spotters(frame: np.ndarray, geometry: BoardGeometry, colours: SeedCol
     }
     usual = max(others, key=others.get)
     if others[usual] > best and others[usual] >= _SPOT_AGREEMENT - 2:
-        seeds = "seed" if usual == 1 else "seeds"
-        raise ArbiterError(f"the photo shows {usual} {seeds} in most pits: calibration needs the start position with 4 in each pit")
+        raise ArbiterError(f"the photo shows {_seeds(usual)} in most pits: calibration needs the start position with 4 in each pit")
     if best < _SPOT_AGREEMENT:
         return (), best
     # How often a pit's count is one off, from the pits that missed 4 (plus half a miss, so that
