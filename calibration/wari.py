@@ -31,9 +31,10 @@ START_SEEDS_PER_PIT = 4
 # wood stand out half as much as blue ones), the lower shares are tried in turn. Lower still, a
 # bowl's shaded wall stands out too.
 _STANDOUT_SHARES = (0.5, 0.4, 0.35)
-# Pits of its own start photo the first share's profile may misread and still be kept: one pit
-# off is a glint lost, as in any photo; on our renders, profiles that misread more had missed
-# seeds of some colour, and those from a lower share read their sessions better.
+# Pits of its own start photo the first profile made (at the highest share that makes one) may
+# misread and still be kept: one pit off is a glint lost, as in any photo; on our renders,
+# profiles that misread more had missed seeds of some colour, and those from a lower share read
+# their sessions better.
 _START_MISREADS = 1
 # A pit of the start photo the profile reads as other than 4 is a lost glint if the pile counter,
 # a second witness that looks at the pit's crop alone, still gives 4 seeds at least this chance;
@@ -82,13 +83,13 @@ def calibrate(image: np.ndarray) -> dict:
     frame = working_frame(image)
     # A share at which the pits form the grid may still leave out the seeds coloured most like the
     # wood (a red bead of four on red wood): the pits then seem to hold 3, or the profile misreads
-    # its own start photo. The lower shares get their turn then, and are kept only if they read
-    # the start exactly: where the first share refused a pit of 2 or 3 seeds, a lower one adds
-    # the bowl's shade to its area. Failing that, the first share's profile is kept, or its
-    # refusal explains the photo. Either way, a first-share profile is kept only if the pits it
-    # misreads are misread, not pits holding another number of seeds.
+    # its own start photo. The lower shares get their turn then, and a profile after the first one
+    # made is kept only if it reads the start exactly: where the first refused a pit of 2 or 3
+    # seeds, a lower share adds the bowl's shade to its area. Failing that, the first profile
+    # made is kept, or the first refusal explains the photo. Either way, the first profile is
+    # kept only if the pits it misreads are misread, not pits holding another number of seeds.
     first_refusal = first_profile = first_reading = None
-    for attempt, (seed_mask, centres) in enumerate(_pit_clusters_by_share(local_contrast(frame, frame.shape[1] // 16))):
+    for seed_mask, centres in _pit_clusters_by_share(local_contrast(frame, frame.shape[1] // 16)):
         try:
             profile = _profile(image, frame, seed_mask, centres)
         except ArbiterError as refusal:
@@ -96,12 +97,12 @@ def calibrate(image: np.ndarray) -> dict:
             continue
         reading = recognize(image, profile)
         misread = sum(count != START_SEEDS_PER_PIT for count in reading.pits)
-        if attempt == 0 and misread <= _START_MISREADS:
+        if first_profile is None and misread <= _START_MISREADS:
             _check_misread_pits_hold_4(image, reading)
             return profile
         if misread == 0:
             return profile
-        if attempt == 0:
+        if first_profile is None:
             first_profile, first_reading = profile, reading
     if first_profile is None:
         raise first_refusal
