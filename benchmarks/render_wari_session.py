@@ -2,7 +2,7 @@
 
 Usage (from the repository root):
     .venv/bin/python benchmarks/render_wari_session.py OUT_DIR --style nicker|glass --session N
-        [--positions 8] [--sequence 0] [--near-starts 0] [--training]
+        [--positions 8] [--sequence 0] [--near-starts 0] [--training] [--lamp-reach MM]
 
 Writes OUT_DIR/start.jpg (4 seeds in every pit), OUT_DIR/pos000.jpg ... (random positions, drawn
 as bench_wari_vision.py draws them), OUT_DIR/seq000.jpg ... (a random pbmserv game from the start,
@@ -22,7 +22,9 @@ the seeds come to rest (so that piles lie spread up the walls in some sessions a
 nearer the middle in others) and whether the board is varnished (the lamp glares on the bowls'
 floors) or oiled, and each position's pits hold counts drawn evenly from 0 up to 10-20, so that
 big piles come as often as small ones. Its positions are not game positions (their seeds need
-not add up to 48).
+not add up to 48). It also draws how far to the side of the board the lamp hangs, further than
+plain sessions do. `--lamp-reach MM` sets that distance instead (plain or training): the same
+session and photos under a lamp moved nearer overhead or further to the side.
 
 The scene is measured in millimetres: the board top is the plane z = 0, x runs along the rows
 (South's pits a..f towards +x), y towards North and z up. Seeds are dropped one by one into their
@@ -73,6 +75,13 @@ TRAINING_VARNISH = ((0.15, 0.6), (40.0, 250.0))
 # more than the plain style's 0.07. (A counter trained on with these too read the bench no better:
 # docs/vision-wari.md, session 25.)
 TRAINING_SHADE_SPREAD = {"nicker": (0.04, 0.3), "glass": (0.02, 0.08)}
+# --training: how far (mm) the lamp hangs to the side of the board's middle, drawn per session
+# (plain sessions: 100-300 at a height of 600-900). A lamp further to the side shades each nut
+# darker on one side, and the counter trained under the plain range took those shaded sides for
+# nuts half hidden: the same 30 photos of plain nicker 811, its lamp moved from 167 to 281 mm to
+# the side, read 35 → 27 of 36 piles of 8-12 right, every miss one high (docs/vision-wari.md,
+# session 28).
+TRAINING_LAMP_REACH = (100.0, 450.0)
 TRAINING_MOST_SEEDS = (10, 20)
 SHADOW_MARGIN = 20.0  # mm around a bowl within which its seeds may shade the board
 TABLE, BOARD_TOP, BOARD_SIDE, HOLLOW, SEED = range(5)  # what a ray hits
@@ -189,7 +198,7 @@ class Seeds:
 
 # ---- session set-up ---------------------------------------------------------------------
 
-def make_session(style: str, session: int, training: bool = False) -> Session:
+def make_session(style: str, session: int, training: bool = False, lamp_reach: float | None = None) -> Session:
     rng = session_rng(style, session, 1)
     board = make_board(rng)
     made = Session(
@@ -209,13 +218,23 @@ def make_session(style: str, session: int, training: bool = False) -> Session:
         noise=rng.uniform(1.5, 3.5),
         jpeg_quality=int(rng.integers(88, 93)),
     )
-    return varied_for_training(made, style, session) if training else made
+    made = varied_for_training(made, style, session) if training else made
+    return with_lamp_reach(made, lamp_reach) if lamp_reach is not None else made
+
+
+def with_lamp_reach(session: Session, reach: float) -> Session:
+    """The session with its lamp `reach` mm to the side of the board's middle, in the same direction
+    and at the same height."""
+    lamp = session.lamp
+    side = lamp.centre[:2] * reach / np.linalg.norm(lamp.centre[:2])
+    return replace(session, lamp=replace(lamp, centre=np.array([*side, lamp.centre[2]])))
 
 
 def varied_for_training(session: Session, style: str, number: int) -> Session:
-    """The session with its seeds' size and shades, its bowls' depth, its rim clearance and its
-    board's finish drawn too (from generators of their own, so that camera, lamp and board stay
-    those of the plain session)."""
+    """The session with its seeds' size and shades, its bowls' depth, its rim clearance, its
+    board's finish and how far to the side its lamp hangs drawn too (from generators of their
+    own, so that the camera, the board and the lamp's direction, height and colour stay those of
+    the plain session)."""
     rng = session_rng(style, number, 4)
     scale = rng.uniform(*TRAINING_SEED_SCALE[style])
     depth = rng.uniform(*TRAINING_DEPTH)
@@ -234,10 +253,11 @@ def varied_for_training(session: Session, style: str, number: int) -> Session:
     finish = tuple(finish_rng.uniform(*span) for span in TRAINING_VARNISH) if varnished else BOARD_FINISH
     shades = session_rng(style, number, 6)  # its own too
     seeds = replace(seeds, brightness_spread=shades.uniform(*TRAINING_SHADE_SPREAD[style]))
-    return replace(
+    varied = replace(
         session, style=seeds, board=replace(session.board, hollows=hollows),
         rim_clearance=rng.uniform(*TRAINING_RIM_CLEARANCE), board_finish=finish,
     )
+    return with_lamp_reach(varied, session_rng(style, number, 9).uniform(*TRAINING_LAMP_REACH))
 
 
 def make_board(rng: np.random.Generator) -> Board:
@@ -760,8 +780,9 @@ def near_starts(photos: int, rng: np.random.Generator) -> list[dict]:
 
 def write_session(
     out_dir: Path, style: str, session_number: int, positions: int, sequence: int, training: bool = False, near: int = 0,
+    lamp_reach: float | None = None,
 ) -> None:
-    session = make_session(style, session_number, training)
+    session = make_session(style, session_number, training, lamp_reach)
     counts_rng = session_rng(style, session_number, 2)
     start = {"image": "start.jpg", "pits": [4] * PIT_COUNT, "stores": [0, 0]}
     draw = even_piles if training else random_position
@@ -790,7 +811,7 @@ def write_session(
 def session_rng(style: str, session_number: int, *stream: int) -> np.random.Generator:
     """One of a session's generators, each drawing its own things, so that adding draws to one
     leaves the others as they were: 1 the session's set-up, 2 its positions, (3, photo) each
-    photo, 4-6 the --training draws, 7 the near starts' odd pits, (8, photo) each near start's photo."""
+    photo, 4-6 and 9 the --training draws, 7 the near starts' odd pits, (8, photo) each near start's photo."""
     return np.random.default_rng([session_number, STYLES.index(style), *stream])
 
 
@@ -838,8 +859,13 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--sequence", type=int, default=0, help="photos of a random game from the start")
     parser.add_argument("--near-starts", type=int, default=0, help="photos of the start with one pit of other than 4 seeds")
     parser.add_argument("--training", action="store_true", help="seeds, bowls and pile sizes varied for training a counter")
+    parser.add_argument("--lamp-reach", type=float, help="mm from the board's middle to the lamp, sideways (default: drawn)")
     args = parser.parse_args(argv)
-    write_session(args.out_dir, args.style, args.session, args.positions, args.sequence, args.training, args.near_starts)
+    if args.lamp_reach is not None and not 0 < args.lamp_reach <= 1000:
+        parser.error("--lamp-reach takes a distance in mm, above 0 and at most 1000")
+    write_session(
+        args.out_dir, args.style, args.session, args.positions, args.sequence, args.training, args.near_starts, args.lamp_reach,
+    )
     return 0
 
 

@@ -3,7 +3,9 @@
 Usage (PyTorch is not a project dependency; install it beside the project for this probe only):
     pip install torch==2.13.0
     python3 benchmarks/wari_cnn_probe.py --train DIR [DIR ...] --test DIR [DIR ...] [--epochs 12]
-        [--save WEIGHTS.pt | --load WEIGHTS.pt] [--start WEIGHTS.pt] [--export vision/data/wari_pile_counter.onnx]
+        [--save WEIGHTS.pt | --load WEIGHTS] [--start WEIGHTS] [--export vision/data/wari_pile_counter.onnx]
+(WEIGHTS: a --save file, or an ONNX export such as the shipped vision/data/wari_pile_counter.onnx,
+which needs `pip install onnx` too.)
 
 Each DIR is a bench-format session (`render_wari_session.py` writes them; `../shared/bench/wari/S*`
 are the bench's). Every session is calibrated on its start photo like `recognize` would be, and
@@ -83,20 +85,58 @@ def counter_network(torch):
     return nn.Sequential(*layers, nn.Flatten(), nn.Linear(widths[-1] * side * side, 128), nn.ReLU(), nn.Linear(128, MAX_COUNT + 1))
 
 
+def saved_network(torch, path: Path):
+    """The network saved at `path`: weights written by --save, or an ONNX export (--export; the
+    shipped vision/data/wari_pile_counter.onnx), whose batch norms were folded into the
+    convolutions before them. Those come back as convolutions with the folded weights and norms
+    that pass their input through; `frozen_norms` keeps them so in training."""
+    network = counter_network(torch)
+    if path.suffix != ".onnx":
+        network.load_state_dict(torch.load(path))
+        return network
+    import onnx  # pip install onnx, as for --export
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    weights = {tensor.name: numpy_helper.to_array(tensor) for tensor in graph.initializer}
+    layers = {"Conv": torch.nn.Conv2d, "Gemm": torch.nn.Linear}
+    for op, kind in layers.items():
+        nodes = [node for node in graph.node if node.op_type == op]
+        modules = [module for module in network.modules() if isinstance(module, kind)]
+        if len(nodes) != len(modules):
+            raise ValueError(f"{path} has {len(nodes)} {op} layers, the counter network {len(modules)}")
+        for node, module in zip(nodes, modules):
+            module.weight.data = torch.from_numpy(weights[node.input[1]].copy())
+            module.bias.data = torch.from_numpy(weights[node.input[2]].copy())
+    for norm in network.modules():
+        if isinstance(norm, torch.nn.BatchNorm2d):
+            norm.running_mean.zero_()
+            norm.running_var.fill_(1.0 - norm.eps)
+            norm.weight.data.fill_(1.0)
+            norm.bias.data.zero_()
+            norm.weight.requires_grad_(False)
+            norm.bias.requires_grad_(False)
+    network.frozen_norms = True
+    return network
+
+
 def train(torch, crops: np.ndarray, counts: np.ndarray, epochs: int, start: Path | None = None):
     """A network trained on the crops, from scratch or (start) on from saved weights, at a
     lower rate so that it keeps what it learned."""
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
-    network = counter_network(torch)
-    if start:
-        network.load_state_dict(torch.load(start))
-    optimiser = torch.optim.AdamW(network.parameters(), 2e-3, weight_decay=1e-4)
+    network = saved_network(torch, start) if start else counter_network(torch)
+    frozen_norms = getattr(network, "frozen_norms", False)
+    optimiser = torch.optim.AdamW([w for w in network.parameters() if w.requires_grad], 2e-3, weight_decay=1e-4)
     steps = epochs * -(-len(crops) // BATCH)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, FURTHER_RATE if start else RATE, total_steps=steps)
     labels = np.minimum(counts, MAX_COUNT)
     for _ in range(epochs):
         network.train()
+        if frozen_norms:
+            for norm in network.modules():
+                if isinstance(norm, torch.nn.BatchNorm2d):
+                    norm.eval()
         order = rng.permutation(len(crops))
         for first in range(0, len(crops), BATCH):
             batch = order[first : first + BATCH]
@@ -130,8 +170,11 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--epochs", type=int, default=12)
     weights = parser.add_mutually_exclusive_group()
     weights.add_argument("--save", type=Path, help="write the trained network's weights here")
-    weights.add_argument("--load", type=Path, help="test these weights instead of training (--train is then ignored)")
-    parser.add_argument("--start", type=Path, help="train on from these weights instead of from scratch")
+    weights.add_argument(
+        "--load", type=Path,
+        help="test these weights (--save's, or an ONNX export such as the shipped network) instead of training",
+    )
+    parser.add_argument("--start", type=Path, help="train on from these weights (as --load) instead of from scratch")
     parser.add_argument("--export", type=Path, help="write the network as ONNX here, for vision.wari_pile_counter")
     args = parser.parse_args(argv)
     if not (args.train or args.load):
@@ -144,9 +187,7 @@ def main(argv: list[str]) -> int:
         print("this probe needs PyTorch: pip install torch==2.13.0", file=sys.stderr)
         return 2
     if args.load:
-        network = counter_network(torch)
-        network.load_state_dict(torch.load(args.load))
-        network.eval()
+        network = saved_network(torch, args.load).eval()
     else:
         network = trained_on(torch, args.train, args.epochs, args.start)
         if args.save:
