@@ -32,7 +32,7 @@ import numpy as np
 from engines.errors import ArbiterError
 from vision.wari import WariProfile, colour_image_for, region_posteriors
 from vision.wari_count import plausible_counts
-from vision.wari_pile_counter import CROP, has_pile_chance, pit_crops, standardised, with_network
+from vision.wari_pile_counter import CROP, needs_network, pit_crops, standardised, with_network
 from vision.wari_seeds import working_frame
 
 from bench_wari_vision import BUCKETS, PIT_COUNT, session_photos  # beside this script
@@ -209,7 +209,7 @@ def main(argv: list[str]) -> int:
         report(f"{folder} network", test_counts, probabilities.argmax(axis=1))
         hand_made = [plausible_counts(p) for p in posteriors]
         report(f"{folder} hand-made cues", test_counts, posteriors.argmax(axis=1), hand_made)
-        joint = [with_network(h, q) if has_pile_chance(p) else h for h, p, q in zip(hand_made, posteriors, probabilities)]
+        joint = [with_network(h, q) if needs_network(p) else h for h, p, q in zip(hand_made, posteriors, probabilities)]
         report(f"{folder} both", test_counts, np.array([next(iter(counts)) for counts in joint]), joint)
     return 0
 

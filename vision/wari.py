@@ -16,7 +16,7 @@ from engines.errors import ArbiterError
 from vision.wari_board import PIT_COUNT, REGION_COUNT, BoardGeometry
 from vision.wari_count import CountModel, plausible_counts
 from vision.wari_measure import RegionMeasures, SeedSpotter, board_top_colours, measure_regions, spotters_from_json
-from vision.wari_pile_counter import count_probabilities, has_pile_chance, pit_crops, with_network
+from vision.wari_pile_counter import count_probabilities, needs_network, pit_crops, with_network
 from vision.wari_seeds import SeedColourModel, working_frame
 
 # A count outside a region's plausible set still scores this probability: a misreading costs a
@@ -116,7 +116,7 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> WariObservation:
     frame = working_frame(image)
     measures, posteriors = region_posteriors(calibrated, frame)
     regions = [plausible_counts(p) for p in posteriors]
-    piles = [pit for pit in range(PIT_COUNT) if has_pile_chance(posteriors[pit])]
+    piles = [pit for pit in range(PIT_COUNT) if needs_network(posteriors[pit])]
     if piles:
         for pit, probabilities in zip(piles, count_probabilities(pit_crops(image, calibrated.geometry, piles))):
             regions[pit] = with_network(regions[pit], probabilities)

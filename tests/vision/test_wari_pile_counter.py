@@ -9,7 +9,7 @@ from calibration.wari import calibrate
 from device.synthetic_wari import render_board
 from vision.wari import WariProfile, recognize
 from vision.wari_count import plausible_counts
-from vision.wari_pile_counter import CROP, count_probabilities, has_pile_chance, pit_crops, with_network
+from vision.wari_pile_counter import CROP, count_probabilities, needs_network, pit_crops, with_network
 
 SMALL = [0, 1, 2, 3, 0, 1, 2, 3, 1, 0, 3, 2]
 PILES = [9, 0, 2, 11, 1, 0, 3, 0, 10, 1, 0, 2]
@@ -72,13 +72,15 @@ def test_a_pile_takes_the_networks_reading_among_its_plausible_counts(nicker, mo
     read = recognize(image, nicker)
     assert read.pits[pile] == shifted
     assert set(read.regions[pile]) == set(plain.regions[pile])
-    # Pits without a pile's chance keep their reading.
+    # Small pits, read surely by the hand-made cues, keep their reading.
     assert all(read.pits[p] == plain.pits[p] for p in range(12) if PILES[p] <= 3)
 
 
-def test_a_posterior_sure_of_a_small_count_has_no_pile_chance():
+def test_only_a_posterior_sure_of_a_small_count_is_left_to_the_hand_made_cues():
     posterior = np.zeros(49)
-    posterior[[3, 4, 5]] = [0.2, 0.7, 0.1]
-    assert not has_pile_chance(posterior)
-    posterior[[3, 4, 5, 6, 7]] = [0.1, 0.2, 0.2, 0.3, 0.2]
-    assert has_pile_chance(posterior)
+    posterior[[3, 4, 5]] = [0.05, 0.9, 0.05]
+    assert not needs_network(posterior)
+    posterior[[3, 4, 5]] = [0.2, 0.7, 0.1]  # small, but in doubt
+    assert needs_network(posterior)
+    posterior[[3, 4, 5, 6, 7]] = [0.1, 0.2, 0.2, 0.3, 0.2]  # a pile's chance
+    assert needs_network(posterior)
