@@ -89,7 +89,8 @@ def saved_network(torch, path: Path):
     """The network saved at `path`: weights written by --save, or an ONNX export (--export; the
     shipped vision/data/wari_pile_counter.onnx), whose batch norms were folded into the
     convolutions before them. Those come back as convolutions with the folded weights and norms
-    that pass their input through; `frozen_norms` keeps them so in training."""
+    that pass their input through, frozen (not trained, and kept to their stored statistics:
+    see `train`)."""
     network = counter_network(torch)
     if path.suffix != ".onnx":
         network.load_state_dict(torch.load(path))
@@ -116,7 +117,6 @@ def saved_network(torch, path: Path):
             norm.bias.data.zero_()
             norm.weight.requires_grad_(False)
             norm.bias.requires_grad_(False)
-    network.frozen_norms = True
     return network
 
 
@@ -126,17 +126,17 @@ def train(torch, crops: np.ndarray, counts: np.ndarray, epochs: int, start: Path
     torch.manual_seed(0)
     rng = np.random.default_rng(0)
     network = saved_network(torch, start) if start else counter_network(torch)
-    frozen_norms = getattr(network, "frozen_norms", False)
+    frozen_norms = [
+        norm for norm in network.modules() if isinstance(norm, torch.nn.BatchNorm2d) and not norm.weight.requires_grad
+    ]
     optimiser = torch.optim.AdamW([w for w in network.parameters() if w.requires_grad], 2e-3, weight_decay=1e-4)
     steps = epochs * -(-len(crops) // BATCH)
     schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, FURTHER_RATE if start else RATE, total_steps=steps)
     labels = np.minimum(counts, MAX_COUNT)
     for _ in range(epochs):
         network.train()
-        if frozen_norms:
-            for norm in network.modules():
-                if isinstance(norm, torch.nn.BatchNorm2d):
-                    norm.eval()
+        for norm in frozen_norms:
+            norm.eval()
         order = rng.permutation(len(crops))
         for first in range(0, len(crops), BATCH):
             batch = order[first : first + BATCH]
