@@ -36,6 +36,9 @@ _FILL_UNCERTAINTY = 1.25  # a factor: unseen seeds may pack this much looser or 
 # Smaller shares weigh little: on the bench (floors within _FILL_UNCERTAINTY of F) more weight on
 # them reads piles of 6-7 one too high.
 _FLOOR_DOUBT = ((1.0, 0.78), (0.8, 0.1), (0.7, 0.05), (0.6, 0.04), (0.5, 0.03))
+# As a column (floor shares down, counts across), so that every floor is explained in one pass.
+_FLOOR_SHARES = np.array([[share] for share, _ in _FLOOR_DOUBT])
+_LOG_FLOOR_WEIGHTS = np.log([[weight] for _, weight in _FLOOR_DOUBT])
 _SATURATION_SHARPNESS = 4.0
 # Degrees of freedom of the Student-t measurement noise: heavy tails keep a lamp glint or an
 # odd pile from ruling the true count out altogether.
@@ -146,22 +149,19 @@ class CountModel:
         seeds, counted as lying apart and as crowded (if counted; `spot_slip` is the chance that a
         spot count is one off; `finds_buried`: the crowded count includes half-buried seeds)."""
         counts = np.arange(MAX_SEEDS + 1, dtype=np.float64)
-        log_joint = []
-        for floor_share, weight in _FLOOR_DOUBT:
-            log_likelihood = np.log(weight) + self._area_log_likelihood(region, counts, seed_pixels, floor_share)
-            if spots is not None:
-                log_likelihood += self._spots_log_likelihood(region, counts, spots, spot_slip, finds_buried, floor_share)
-            log_joint.append(log_likelihood)
+        log_joint = _LOG_FLOOR_WEIGHTS + self._area_log_likelihood(region, counts, seed_pixels, _FLOOR_SHARES)
+        if spots is not None:
+            log_joint = log_joint + self._spots_log_likelihood(region, counts, spots, spot_slip, finds_buried, _FLOOR_SHARES)
         log_posterior = np.logaddexp.reduce(log_joint, axis=0)
         log_posterior -= np.maximum(counts - _COMMON_PILE, 0) / _PILE_DECAY
         weights = np.exp(log_posterior - log_posterior.max())
         return weights / weights.sum()
 
     def _spots_log_likelihood(
-        self, region: int, counts: np.ndarray, spots: tuple[float, float], slip: float, finds_buried: bool, fill: float
+        self, region: int, counts: np.ndarray, spots: tuple[float, float], slip: float, finds_buried: bool, fill: np.ndarray
     ) -> np.ndarray:
-        """The spots counted as lying apart and as crowded, on a floor holding `fill` times the
-        capacity: mostly the count that `is_crowded` judges to fit, a little the other."""
+        """The spots counted as lying apart and as crowded, on floors holding `fill` (a column)
+        times the capacity: mostly the count that `is_crowded` judges to fit, a little the other."""
         apart, crowded = spots
         # Both windows agreeing: no sign that the seeds pile, so little hides short of the floor.
         unpiled = apart == crowded
@@ -177,8 +177,8 @@ class CountModel:
             doubt = _ONE_MORE_DOUBT if crowded - apart == 1 else _SWITCH_DOUBT
         return np.logaddexp(np.log1p(-doubt) + judged, np.log(doubt) + passed_over)
 
-    def _area_log_likelihood(self, region: int, counts: np.ndarray, seed_pixels: float, fill: float) -> np.ndarray:
-        """How well `seed_pixels` fit each count on a floor holding `fill` times the capacity."""
+    def _area_log_likelihood(self, region: int, counts: np.ndarray, seed_pixels: float, fill: np.ndarray) -> np.ndarray:
+        """How well `seed_pixels` fit each count (across) on floors holding `fill` (a column) times the capacity."""
         visible = seed_pixels / self.seed_area[region]
         floor = fill * self.capacity[region]
         # Placement noise grows with the seeds lying side by side, not with those hidden in a pile.
@@ -190,8 +190,8 @@ class CountModel:
         # at the bowl's bottom where the glare usually is, so a few already hide most of it.
         # Most pits show none: half the weight on no glare, the rest spread evenly.
         bare_floor = np.clip(1 - expected / floor, 0, 1) ** 3
-        glare = np.linspace(0, 1, 6)[:, None] * _FLOOR_GLARE * bare_floor
-        weights = np.array([0.5, 0.1, 0.1, 0.1, 0.1, 0.1])[:, None]
+        glare = np.linspace(0, 1, 6)[:, None, None] * _FLOOR_GLARE * bare_floor
+        weights = np.array([0.5, 0.1, 0.1, 0.1, 0.1, 0.1])[:, None, None]
         z = (visible - expected - glare) / sigma
         density = (1 + z**2 / _NOISE_DOF) ** (-0.5 * (_NOISE_DOF + 1)) / sigma
         return np.log((weights * density).sum(axis=0))
@@ -202,7 +202,7 @@ class CountModel:
         counts: np.ndarray,
         spots: float,
         slip: float,
-        packing: float,
+        packing: np.ndarray,
         crowded: bool = False,
         unpiled: bool = False,
     ) -> np.ndarray:
@@ -219,12 +219,14 @@ class CountModel:
         if unpiled:
             onset = _PILE_ONSET * packing * self.capacity[region]
             hidden_mean = hidden_mean * np.minimum(1.0, counts / onset) ** _PILE_ONSET_POWER
+        # Axes: packing (one per floor), hidden seeds, count.
         hidden = np.arange(MAX_SEEDS + 1)[:, None]
+        hidden_mean = hidden_mean[:, None, :]
         log_hidden = hidden * np.log(np.maximum(hidden_mean, 1e-9)) - hidden_mean - _LOG_FACTORIAL[:, None]
         shown = counts[None, :] - hidden
         exact = _miscount_probability(spots - shown, shown) if crowded else shown == spots
         match = (1 - slip) * exact + np.where(np.abs(shown - spots) == 1, slip / 2, 0.0)
-        return np.log((np.exp(log_hidden) * match).sum(axis=0) + _SPOT_OUTLIER)
+        return np.log((np.exp(log_hidden) * match).sum(axis=1) + _SPOT_OUTLIER)
 
     def _visible_with_packing_doubt(self, region: int, counts: np.ndarray, fill: float) -> tuple[np.ndarray, np.ndarray]:
         """Expected visible seeds on a floor holding `fill` times the capacity, and how far that
