@@ -4,6 +4,7 @@ Usage (PyTorch is not a project dependency; install it beside the project for th
     pip install torch==2.13.0
     python3 benchmarks/wari_cnn_probe.py --train DIR [DIR ...] --test DIR [DIR ...] [--epochs 12]
         [--save WEIGHTS.pt | --load WEIGHTS] [--start WEIGHTS] [--export vision/data/wari_pile_counter.onnx]
+        [--network-power P]
 (WEIGHTS: a --save file, or an ONNX export such as the shipped vision/data/wari_pile_counter.onnx,
 which needs `pip install onnx` too.)
 
@@ -16,7 +17,10 @@ the --train crops (turned, flipped, colour channels swapped, brightness, noise a
 that it learns seeds rather than one session's look) and prints, for each --test session, the
 exact share of its pits by true count, with the share read too low, and the same for the count
 posterior of `recognize`'s hand-made cues alone and with the network (`vision.wari_pile_counter`),
-with how often the truth stays in the distribution. `--training` sessions of
+with how often the truth stays in the distribution and, for the distributions, their log-loss on
+pits of 6 or more (a sure misread costs most there, and spends the tracker's margin); with
+several --test sessions, the same for all of them pooled. `--network-power` combines them as
+`recognize` would with another NETWORK_POWER. `--training` sessions of
 `render_wari_session.py` are the training data it was written for. `--export` writes the network
 as ONNX (needs `pip install onnx` too) for `vision.wari_pile_counter`, which runs it with OpenCV.
 """
@@ -31,8 +35,9 @@ import numpy as np
 
 from engines.errors import ArbiterError
 from vision.wari import WariProfile, colour_image_for, region_posteriors
+from vision import wari_pile_counter
 from vision.wari_count import plausible_counts
-from vision.wari_pile_counter import CROP, needs_network, pit_crops, standardised, with_network
+from vision.wari_pile_counter import CROP, PILE_FROM, needs_network, pit_crops, standardised, with_network
 from vision.wari_seeds import working_frame
 
 from bench_wari_vision import BUCKETS, PIT_COUNT, session_photos  # beside this script
@@ -150,6 +155,9 @@ def train(torch, crops: np.ndarray, counts: np.ndarray, epochs: int, start: Path
 
 
 def report(name: str, counts: np.ndarray, read: np.ndarray, distributions: list[dict[int, float]] | None = None) -> None:
+    """Exact share by true count (and how often the truth is in the distribution); with the
+    distributions, also their log-loss: the mean of -log(the truth's probability), over pits of 6
+    or more, where a sure misread costs most and the tracker's margin is spent."""
     parts = []
     for low, high in BUCKETS:
         chosen = (counts >= low) & (counts <= high)
@@ -160,6 +168,10 @@ def report(name: str, counts: np.ndarray, read: np.ndarray, distributions: list[
                 inside = np.mean([n in d for n, d, keep in zip(counts, distributions, chosen) if keep])
                 part += f", truth in distribution {100 * inside:.1f}%"
             parts.append(part)
+    if distributions is not None:
+        piles = counts >= PILE_FROM
+        losses = [-np.log(max(d.get(int(n), 0.0), 1e-12)) for n, d, keep in zip(counts, distributions, piles) if keep]
+        parts.append(f"log-loss on pits of {PILE_FROM}+ {np.mean(losses):.3f}")
     print(f"{name}: " + "; ".join(parts))
 
 
@@ -176,7 +188,13 @@ def main(argv: list[str]) -> int:
     )
     parser.add_argument("--start", type=Path, help="train on from these weights (as --load) instead of from scratch")
     parser.add_argument("--export", type=Path, help="write the network as ONNX here, for vision.wari_pile_counter")
+    parser.add_argument(
+        "--network-power", type=float,
+        help=f"combine with the network's probabilities raised to this power (recognize's: {wari_pile_counter.NETWORK_POWER})",
+    )
     args = parser.parse_args(argv)
+    if args.network_power is not None:
+        wari_pile_counter.NETWORK_POWER = args.network_power
     if not (args.train or args.load):
         parser.error("--train or --load is needed")
     if args.start and args.load:
@@ -198,6 +216,7 @@ def main(argv: list[str]) -> int:
             network, example, str(args.export), dynamo=False, input_names=["crops"], output_names=["logits"],
             dynamic_axes={"crops": {0: "pits"}, "logits": {0: "pits"}},
         )
+    tested = []
     for folder in args.test:
         try:
             test_crops, test_counts, posteriors = session_crops(folder)
@@ -206,12 +225,20 @@ def main(argv: list[str]) -> int:
             continue
         with torch.no_grad():
             probabilities = torch.softmax(network(torch.from_numpy(standardised(test_crops))), dim=1).numpy()
-        report(f"{folder} network", test_counts, probabilities.argmax(axis=1))
-        hand_made = [plausible_counts(p) for p in posteriors]
-        report(f"{folder} hand-made cues", test_counts, posteriors.argmax(axis=1), hand_made)
-        joint = [with_network(h, q) if needs_network(p) else h for h, p, q in zip(hand_made, posteriors, probabilities)]
-        report(f"{folder} both", test_counts, np.array([next(iter(counts)) for counts in joint]), joint)
+        tested.append((test_counts, posteriors, probabilities))
+        report_readings(str(folder), test_counts, posteriors, probabilities)
+    if len(tested) > 1:
+        report_readings(f"all {len(tested)} tested sessions", *(np.concatenate(parts) for parts in zip(*tested)))
     return 0
+
+
+def report_readings(name: str, counts: np.ndarray, posteriors: np.ndarray, probabilities: np.ndarray) -> None:
+    """The network's, the hand-made cues' and (as `recognize` combines them) both readings of the pits."""
+    report(f"{name} network", counts, probabilities.argmax(axis=1))
+    hand_made = [plausible_counts(p) for p in posteriors]
+    report(f"{name} hand-made cues", counts, posteriors.argmax(axis=1), hand_made)
+    joint = [with_network(h, q) if needs_network(p) else h for h, p, q in zip(hand_made, posteriors, probabilities)]
+    report(f"{name} both", counts, np.array([next(iter(counts)) for counts in joint]), joint)
 
 
 def trained_on(torch, folders: list[Path], epochs: int, start: Path | None):
