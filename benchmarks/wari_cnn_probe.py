@@ -3,7 +3,7 @@
 Usage (PyTorch is not a project dependency; install it beside the project for this probe only):
     pip install torch==2.13.0
     python3 benchmarks/wari_cnn_probe.py --train DIR [DIR ...] --test DIR [DIR ...] [--epochs 12]
-        [--save WEIGHTS.pt | --load WEIGHTS] [--start WEIGHTS] [--export vision/data/wari_pile_counter.onnx]
+        [--save WEIGHTS.pt | --load WEIGHTS [WEIGHTS ...]] [--start WEIGHTS] [--export vision/data/wari_pile_counter.onnx]
         [--network-power P]
 (WEIGHTS: a --save file, or an ONNX export such as the shipped vision/data/wari_pile_counter.onnx,
 which needs `pip install onnx` too.)
@@ -183,8 +183,9 @@ def main(argv: list[str]) -> int:
     weights = parser.add_mutually_exclusive_group()
     weights.add_argument("--save", type=Path, help="write the trained network's weights here")
     weights.add_argument(
-        "--load", type=Path,
-        help="test these weights (--save's, or an ONNX export such as the shipped network) instead of training",
+        "--load", type=Path, nargs="+",
+        help="test these weights (--save's, or an ONNX export such as the shipped networks) instead of training;"
+        " several: their probabilities averaged, as recognize averages its networks'",
     )
     parser.add_argument("--start", type=Path, help="train on from these weights (as --load) instead of from scratch")
     parser.add_argument("--export", type=Path, help="write the network as ONNX here, for vision.wari_pile_counter")
@@ -204,16 +205,18 @@ def main(argv: list[str]) -> int:
     except ImportError:
         print("this probe needs PyTorch: pip install torch==2.13.0", file=sys.stderr)
         return 2
+    if args.export and args.load and len(args.load) > 1:
+        parser.error("--export writes one network: give --load one")
     if args.load:
-        network = saved_network(torch, args.load).eval()
+        networks = [saved_network(torch, path).eval() for path in args.load]
     else:
-        network = trained_on(torch, args.train, args.epochs, args.start)
+        networks = [trained_on(torch, args.train, args.epochs, args.start)]
         if args.save:
-            torch.save(network.state_dict(), args.save)
+            torch.save(networks[0].state_dict(), args.save)
     if args.export:
         example = torch.zeros(1, 3, CROP, CROP)
         torch.onnx.export(
-            network, example, str(args.export), dynamo=False, input_names=["crops"], output_names=["logits"],
+            networks[0], example, str(args.export), dynamo=False, input_names=["crops"], output_names=["logits"],
             dynamic_axes={"crops": {0: "pits"}, "logits": {0: "pits"}},
         )
     tested = []
@@ -224,7 +227,8 @@ def main(argv: list[str]) -> int:
             print(f"{folder}: not tested, calibration failed: {error}")
             continue
         with torch.no_grad():
-            probabilities = torch.softmax(network(torch.from_numpy(standardised(test_crops))), dim=1).numpy()
+            inputs = torch.from_numpy(standardised(test_crops))
+            probabilities = np.mean([torch.softmax(network(inputs), dim=1).numpy() for network in networks], axis=0)
         tested.append((test_counts, posteriors, probabilities))
         report_readings(str(folder), test_counts, posteriors, probabilities)
     if len(tested) > 1:
