@@ -1,10 +1,11 @@
 """A learned counter of one pit's seeds: one more cue where seeds pile and hide each other.
 
-A small convolutional network (benchmarks/wari_cnn_probe.py trains it on our own renders, never
-on the bench, and exports it as ONNX; two of them, their probabilities averaged) reads a crop
-around a pit and gives a probability to each count. Recognition weighs with it the counts the hand-made cues find plausible in the pits where
-piles have a chance or the cues are in doubt; small counts the cues are sure of are left to them,
-at no network time. OpenCV's dnn module runs it: no other dependency.
+Two small convolutional networks (benchmarks/wari_cnn_probe.py trains them on our own renders,
+never on the bench, and exports them as ONNX) read a crop around a pit and, averaged, give a
+probability to each count. Recognition weighs with it the counts the hand-made cues find
+plausible in the pits where piles have a chance or the cues are in doubt; small counts the cues
+are sure of are left to them, at no network time. OpenCV's dnn module runs them: no other
+dependency.
 """
 from __future__ import annotations
 
