@@ -23,7 +23,7 @@ CROP_RADII = 1.2  # half the crop's side, in pit radii at the pit's own scale: t
 # renders (session 30). Alone it reads held-out renders' 8-12 better (90.3 against 87.3 %) but
 # sure of some misreads of S0's nuts (a tracker false alarm on S0 seq017). Averaged: 7 more 8-12
 # pits of 520 over the bench's eight rows (3 fewer on the plain rows), S0 soft's 4-7 97.9 ->
-# 99.3 %, no false alarm; a second network run, about 5 ms a frame.
+# 99.3 %, no false alarm; a second network run, 3.4-4.7 ms more a frame (median, bench plain rows).
 NETWORK_FILES = tuple(Path(__file__).parent / "data" / name for name in ("wari_pile_counter.onnx", "wari_pile_counter_b.onnx"))
 # The network's say: pits where the hand-made cues give 6 or more seeds this much chance (at
 # 0.05 as many pits read right on the bench, and a frame took 5 ms more), its probabilities
