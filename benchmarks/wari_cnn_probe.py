@@ -16,7 +16,8 @@ the pit's true count. A classifier of counts 0..MAX_COUNT is trained on
 the --train crops (turned, flipped, colour channels swapped, brightness, noise and blur varied, so
 that it learns seeds rather than one session's look) and prints, for each --test session, the
 exact share of its pits by true count, with the share read too low, and the same for the count
-posterior of `recognize`'s hand-made cues alone and with the network (`vision.wari_pile_counter`),
+posterior of `recognize`'s hand-made cues alone and with the network (`vision.wari_pile_counter`:
+each crop read at its QUARTER_TURNS, as `recognize` reads it),
 with how often the truth stays in the distribution and, for the distributions, their log-loss on
 pits of 6 or more (a sure misread costs most there, and spends the tracker's margin); with
 several --test sessions, the same for all of them pooled. `--network-power` combines them as
@@ -37,7 +38,7 @@ from engines.errors import ArbiterError
 from vision.wari import WariProfile, colour_image_for, region_posteriors
 from vision import wari_pile_counter
 from vision.wari_count import plausible_counts
-from vision.wari_pile_counter import CROP, PILE_FROM, needs_network, pit_crops, standardised, with_network
+from vision.wari_pile_counter import CROP, PILE_FROM, QUARTER_TURNS, needs_network, pit_crops, standardised, turned, with_network
 from vision.wari_seeds import working_frame
 
 from bench_wari_vision import BUCKETS, PIT_COUNT, session_photos  # beside this script
@@ -185,7 +186,7 @@ def main(argv: list[str]) -> int:
     weights.add_argument(
         "--load", type=Path, nargs="+",
         help="test these weights (--save's, or an ONNX export such as the shipped networks) instead of training;"
-        " several: their probabilities averaged, as recognize averages its networks'",
+        " several: their probabilities averaged",
     )
     parser.add_argument("--start", type=Path, help="train on from these weights (as --load) instead of from scratch")
     parser.add_argument("--export", type=Path, help="write the network as ONNX here, for vision.wari_pile_counter")
@@ -227,8 +228,11 @@ def main(argv: list[str]) -> int:
             print(f"{folder}: not tested, calibration failed: {error}")
             continue
         with torch.no_grad():
-            inputs = torch.from_numpy(standardised(test_crops))
-            probabilities = np.mean([torch.softmax(network(inputs), dim=1).numpy() for network in networks], axis=0)
+            inputs = standardised(test_crops)
+            probabilities = np.mean([
+                torch.softmax(network(torch.from_numpy(turned(inputs, turns))), dim=1).numpy()
+                for network in networks for turns in QUARTER_TURNS
+            ], axis=0)
         tested.append((test_counts, posteriors, probabilities))
         report_readings(str(folder), test_counts, posteriors, probabilities)
     if len(tested) > 1:

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import vision.wari as wari
+from vision import wari_pile_counter
 from calibration.wari import calibrate
 from device.synthetic_wari import render_board
 from vision.wari import WariProfile, recognize
@@ -30,6 +31,16 @@ def test_the_shipped_network_gives_each_crop_a_distribution_over_counts(nicker):
     assert np.allclose(probabilities.sum(axis=1), 1.0)
     # The pits of the board differ, and so do its crops' readings.
     assert len({int(n) for n in probabilities.argmax(axis=1)}) > 1
+
+
+def test_read_at_every_quarter_turn_a_crop_reads_the_same_turned(nicker, monkeypatch):
+    image = render_board(PILES, [0, 0], seed=1, style="nicker", session=0)
+    crops = pit_crops(image, WariProfile.from_json(nicker).geometry, [0, 3, 8])
+    monkeypatch.setattr(wari_pile_counter, "QUARTER_TURNS", (0, 1, 2, 3))
+    turned_crops = np.ascontiguousarray(np.rot90(crops, 1, axes=(1, 2)))
+    assert np.allclose(count_probabilities(turned_crops), count_probabilities(crops), atol=1e-5)
+    monkeypatch.setattr(wari_pile_counter, "QUARTER_TURNS", (0,))
+    assert not np.allclose(count_probabilities(turned_crops), count_probabilities(crops), atol=1e-5)
 
 
 def test_the_network_reorders_the_plausible_counts_but_adds_none():
