@@ -38,7 +38,7 @@ from engines.errors import ArbiterError
 from vision.wari import WariProfile, colour_image_for, region_posteriors
 from vision import wari_pile_counter
 from vision.wari_count import plausible_counts
-from vision.wari_pile_counter import CROP, PILE_FROM, QUARTER_TURNS, needs_network, pit_crops, standardised, turned, with_network
+from vision.wari_pile_counter import CROP, QUARTER_TURNS, needs_network, pit_crops, standardised, turned, with_network
 from vision.wari_seeds import working_frame
 
 from bench_wari_vision import BUCKETS, PIT_COUNT, session_photos  # beside this script
@@ -47,6 +47,7 @@ MAX_COUNT = 24  # piles above this are labelled this
 BATCH = 64
 RATE = 3e-3  # the learning rate's peak
 FURTHER_RATE = 1e-3  # its peak when training on from saved weights (--start)
+LOG_LOSS_FROM = 6  # the pits the log-loss is taken over: those of this many seeds or more
 
 
 def session_crops(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -170,9 +171,9 @@ def report(name: str, counts: np.ndarray, read: np.ndarray, distributions: list[
                 part += f", truth in distribution {100 * inside:.1f}%"
             parts.append(part)
     if distributions is not None:
-        piles = counts >= PILE_FROM
+        piles = counts >= LOG_LOSS_FROM
         losses = [-np.log(max(d.get(int(n), 0.0), 1e-12)) for n, d, keep in zip(counts, distributions, piles) if keep]
-        parts.append(f"log-loss on pits of {PILE_FROM}+ {np.mean(losses):.3f}")
+        parts.append(f"log-loss on pits of {LOG_LOSS_FROM}+ {np.mean(losses):.3f}")
     print(f"{name}: " + "; ".join(parts))
 
 

@@ -27,15 +27,21 @@ NETWORK_FILE = Path(__file__).parent / "data" / "wari_pile_counter.onnx"
 # 17 more 8-12 pits of 520 over the bench's eight rows. All four quarter turns: 92.5 %, at twice
 # the network time.
 QUARTER_TURNS = (0, 1)
-# The network's say: pits where the hand-made cues give 6 or more seeds this much chance (at
-# 0.05 as many pits read right on the bench, and a frame took 5 ms more), its probabilities
-# raised to this power: about as much say as all the hand-made cues together. Its sure misreads
-# set it a little under 1: at 1 the session-26 network read a pile of 10 as 9 at 0.94, which with
-# a pit of 3 misread as 4 put the true position outside the tracker's margin (one false alarm in
-# bench_tracker's 70 Wari moves); at 0.9 none, the same bench figures, held-out renders' 8-12
-# within 0.7 points. The session-24 network at 0.5 read the bench's piles 1-2 pits fewer right
-# and held-out renders' 12-16 points fewer; at 1.5, S0's 4-7 fell from 99.3 to 97.9 %.
-PILE_FROM = 6
+# The network's say: pits where the hand-made cues give 5 or more seeds this much chance, its
+# probabilities raised to this power. From 5, not 6 (session 31): the cues can be sure of a pit
+# of 5 as 4, a seed hidden, and held-out renders' 4-7 read 97.0 % right, not 95.2 %, at 0.8-1.1
+# more network pits a bench frame (median 30.4 -> 32.2 ms, S0); any chance from 0.1 to 0.5 gives
+# the same figures (the cues' mass there is all or none; at 0.05 and from 6, a frame took 5 ms
+# more for as many bench pits read right).
+# The power gives the network about as much say as all the hand-made cues together. Its sure
+# misreads set it a little under 1: at 1 the session-26 network read a pile of 10 as 9 at 0.94,
+# which with a pit of 3 misread as 4 put the true position outside the tracker's margin (one
+# false alarm in bench_tracker's 70 Wari moves); at 0.9 none, the same bench figures, held-out
+# renders' 8-12 within 0.7 points. The session-24 network at 0.5 read the bench's piles 1-2 pits
+# fewer right and held-out renders' 12-16 points fewer; at 1.5, S0's 4-7 fell from 99.3 to
+# 97.9 %. Read at two quarter turns (session 31), 1.0-1.5 read the same pits right as 0.9,
+# within 0.5 points.
+PILE_FROM = 5
 PILE_CHANCE = 0.3
 # Pits whose likeliest count by the hand-made cues has less chance than this get the network's
 # say too, whatever their size: the session-28 network reads small pits as well as the cues or
