@@ -186,7 +186,7 @@ def main(argv: list[str]) -> int:
     weights.add_argument("--save", type=Path, help="write the trained network's weights here")
     weights.add_argument(
         "--load", type=Path, nargs="+",
-        help="test these weights (--save's, or an ONNX export such as the shipped networks) instead of training;"
+        help="test these weights (--save's, or an ONNX export such as the shipped network) instead of training;"
         " several: their probabilities averaged",
     )
     parser.add_argument("--start", type=Path, help="train on from these weights (as --load) instead of from scratch")
