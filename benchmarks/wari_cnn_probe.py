@@ -4,7 +4,7 @@ Usage (PyTorch is not a project dependency; install it beside the project for th
     pip install torch==2.13.0
     python3 benchmarks/wari_cnn_probe.py --train DIR [DIR ...] --test DIR [DIR ...] [--epochs 12]
         [--save WEIGHTS.pt | --load WEIGHTS [WEIGHTS ...]] [--start WEIGHTS] [--export vision/data/wari_pile_counter.onnx]
-        [--network-power P]
+        [--network-power P] [--quarter-turns T [T ...]] [--pile-from N]
 (WEIGHTS: a --save file, or an ONNX export such as the shipped vision/data/wari_pile_counter.onnx,
 which needs `pip install onnx` too.)
 
@@ -21,7 +21,8 @@ each crop read at its QUARTER_TURNS, as `recognize` reads it),
 with how often the truth stays in the distribution and, for the distributions, their log-loss on
 pits of 6 or more (a sure misread costs most there, and spends the tracker's margin); with
 several --test sessions, the same for all of them pooled. `--network-power` combines them as
-`recognize` would with another NETWORK_POWER. `--training` sessions of
+`recognize` would with another NETWORK_POWER; `--quarter-turns` and `--pile-from` read and
+gate as it would with other QUARTER_TURNS and PILE_FROM. `--training` sessions of
 `render_wari_session.py` are the training data it was written for. `--export` writes the network
 as ONNX (needs `pip install onnx` too) for `vision.wari_pile_counter`, which runs it with OpenCV.
 """
@@ -38,7 +39,7 @@ from engines.errors import ArbiterError
 from vision.wari import WariProfile, colour_image_for, region_posteriors
 from vision import wari_pile_counter
 from vision.wari_count import plausible_counts
-from vision.wari_pile_counter import CROP, QUARTER_TURNS, needs_network, pit_crops, standardised, turned, with_network
+from vision.wari_pile_counter import CROP, needs_network, pit_crops, standardised, turned, with_network
 from vision.wari_seeds import working_frame
 
 from bench_wari_vision import BUCKETS, PIT_COUNT, session_photos  # beside this script
@@ -195,9 +196,21 @@ def main(argv: list[str]) -> int:
         "--network-power", type=float,
         help=f"combine with the network's probabilities raised to this power (recognize's: {wari_pile_counter.NETWORK_POWER})",
     )
+    parser.add_argument(
+        "--quarter-turns", type=int, nargs="+", choices=range(4),
+        help=f"read each crop at these quarter turns (recognize's: {' '.join(map(str, wari_pile_counter.QUARTER_TURNS))})",
+    )
+    parser.add_argument(
+        "--pile-from", type=int,
+        help=f"ask the network about pits the cues give this many seeds or more (recognize's: {wari_pile_counter.PILE_FROM})",
+    )
     args = parser.parse_args(argv)
     if args.network_power is not None:
         wari_pile_counter.NETWORK_POWER = args.network_power
+    if args.quarter_turns:
+        wari_pile_counter.QUARTER_TURNS = tuple(args.quarter_turns)
+    if args.pile_from is not None:
+        wari_pile_counter.PILE_FROM = args.pile_from
     if not (args.train or args.load):
         parser.error("--train or --load is needed")
     if args.start and args.load:
@@ -232,7 +245,7 @@ def main(argv: list[str]) -> int:
             inputs = standardised(test_crops)
             probabilities = np.mean([
                 torch.softmax(network(torch.from_numpy(turned(inputs, turns))), dim=1).numpy()
-                for network in networks for turns in QUARTER_TURNS
+                for network in networks for turns in wari_pile_counter.QUARTER_TURNS
             ], axis=0)
         tested.append((test_counts, posteriors, probabilities))
         report_readings(str(folder), test_counts, posteriors, probabilities)
