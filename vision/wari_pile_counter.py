@@ -26,7 +26,8 @@ NETWORK_FILE = Path(__file__).parent / "data" / "wari_pile_counter.onnx"
 # one look and 88.9 % for the session-28 and session-30 networks averaged (the two runs it
 # replaced, at the same cost), and 17 more 8-12 pits of 520 over the bench's eight rows. All four
 # quarter turns: 92.5 %, at twice the network time. The network now shipped is that one trained
-# 4 more epochs on 60 more renders (session 31): held-out 8-12 92.5 %, 5 more bench pits.
+# 4 more epochs on 60 more renders (session 31: held-out 8-12 92.5 %, 5 more bench pits), then 4
+# more on 56 more (session 32: 94.1 %, 7 more bench pits).
 QUARTER_TURNS = (0, 1)
 # The network's say: pits where the hand-made cues give 5 or more seeds this much chance, its
 # probabilities raised to this power. From 5, not 6 (session 31): the cues can be sure of a pit
