@@ -11,6 +11,9 @@ neighbouring pit (sowing order), and the share of those scoring more than the ma
 reading, which the tracker would flag; split by whether both pits hold at most 7 seeds
 (before and after the slip) or not.
 
+With several sessions of one seed style (unseen renders from render_wari_session.py, say), it
+also reports their frames pooled by style, and with more than two sessions all of them pooled.
+
 `--camera` re-shoots every photo of a session through another camera before anything is
 measured, as a stand-in for unseen sessions (`turned`, `tilted` or `soft`: see reshoot.py).
 `--synthetic` reads boards rendered by `device/synthetic_wari.py` instead of the bench: three
@@ -146,7 +149,8 @@ def session_photos(folder: Path, camera: str | None):
     return truth, profile, photos
 
 
-def bench_session(folder: Path, camera: str | None) -> dict | None:
+def bench_session(folder: Path, camera: str | None) -> tuple[str, dict] | None:
+    """Read a session and report it; its seed style and tally (None if calibration refused it)."""
     shot_by = f", camera {camera}" if camera else ""
     try:
         truth, profile, photos = session_photos(folder, camera)
@@ -156,7 +160,30 @@ def bench_session(folder: Path, camera: str | None) -> dict | None:
     tally = read_frames(profile, photos)
     frames = len(truth["positions"]) + len(truth["sequence"])
     report(f"session {folder.name} ({truth['style']}{shot_by}): {frames} frames, calibration {profile['summary']}", tally)
-    return tally
+    return truth["style"], tally
+
+
+def pooled(tallies: list[dict]) -> dict:
+    """One tally of the frames of several."""
+    def joined(parts: list):
+        if isinstance(parts[0], dict):
+            return {key: joined([part[key] for part in parts]) for key in parts[0]}
+        return [value for part in parts for value in part]
+
+    return joined(tallies)
+
+
+def report_pooled(read: list[tuple[str, dict]], camera: str | None) -> None:
+    """With several sessions of a seed style (unseen renders, say), their frames pooled by style,
+    and with more than two sessions all of them pooled: per-session figures of 20 frames move by
+    whole pits."""
+    shot_by = f", camera {camera}" if camera else ""
+    for style in sorted({style for style, _ in read}):
+        tallies = [tally for each, tally in read if each == style]
+        if len(tallies) > 1:
+            report(f"all {len(tallies)} {style} sessions pooled{shot_by}", pooled(tallies))
+    if len(read) > 2:
+        report(f"all {len(read)} sessions pooled{shot_by}", pooled([tally for _, tally in read]))
 
 
 def random_position(rng: np.random.Generator) -> dict:
@@ -196,8 +223,8 @@ def main(argv: list[str]) -> int:
             for session in SYNTHETIC_SESSIONS:
                 synthetic_session(style, session)
         return 0
-    for folder in session_folders(args.sessions):
-        bench_session(folder, args.camera)
+    read = [result for folder in session_folders(args.sessions) if (result := bench_session(folder, args.camera))]
+    report_pooled(read, args.camera)
     return 0
 
 
