@@ -139,7 +139,12 @@ class Hollow:
 
     def holds(self, xy: np.ndarray, margin: float) -> np.ndarray:
         """Whether each (x, y) lies at least about `margin` inside the rim."""
-        return ((((xy - self.centre[:2]) / (self.rim - margin)) ** 2).sum(axis=-1)) < 1
+        return self.squared_reach(xy - self.centre[:2], margin) < 1
+
+    def squared_reach(self, offset: np.ndarray, margin: float) -> np.ndarray:
+        """How far out each offset from the bowl's middle reaches, squared: 1 on the ellipse
+        `margin` inside the rim."""
+        return ((offset / (self.rim - margin)) ** 2).sum(axis=-1)
 
 
 @dataclass(frozen=True)
@@ -393,7 +398,7 @@ def roll_to_rest(
     top, out of its pit (session 32), where no player leaves one.
     """
     offset = rng.normal(0, 0.3, 2) * hollow.rim
-    spread = np.sqrt(((offset / (hollow.rim - clearance * radius)) ** 2).sum())
+    spread = np.sqrt(hollow.squared_reach(offset, clearance * radius))
     position = hollow.centre[:2] + (offset / (1.01 * spread) if spread >= 1 else offset)
     height = rest_heights(position[None], hollow, resting, offsets, radius)[0]
     reach = 0.3 * hollow.rim.min()
