@@ -151,7 +151,7 @@ def session_photos(folder: Path, camera: str | None):
 
 def bench_session(folder: Path, camera: str | None) -> tuple[str, dict] | None:
     """Read a session and report it; its seed style and tally (None if calibration refused it)."""
-    shot_by = f", camera {camera}" if camera else ""
+    shot_by = _shot_by(camera)
     try:
         truth, profile, photos = session_photos(folder, camera)
     except ArbiterError as error:  # a session the calibration cannot read is a result too
@@ -161,6 +161,11 @@ def bench_session(folder: Path, camera: str | None) -> tuple[str, dict] | None:
     frames = len(truth["positions"]) + len(truth["sequence"])
     report(f"session {folder.name} ({truth['style']}{shot_by}): {frames} frames, calibration {profile['summary']}", tally)
     return truth["style"], tally
+
+
+def _shot_by(camera: str | None) -> str:
+    """The report titles' note of a re-shooting camera."""
+    return f", camera {camera}" if camera else ""
 
 
 def pooled(tallies: list[dict]) -> dict:
@@ -177,7 +182,7 @@ def report_pooled(read: list[tuple[str, dict]], camera: str | None) -> None:
     """With several sessions of a seed style (unseen renders, say), their frames pooled by style,
     and with more than two sessions all of them pooled: per-session figures of 20 frames move by
     whole pits."""
-    shot_by = f", camera {camera}" if camera else ""
+    shot_by = _shot_by(camera)
     for style in sorted({style for style, _ in read}):
         tallies = [tally for each, tally in read if each == style]
         if len(tallies) > 1:
