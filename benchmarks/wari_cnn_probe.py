@@ -3,7 +3,7 @@
 Usage (PyTorch is not a project dependency; install it beside the project for this probe only):
     pip install torch==2.13.0
     python3 benchmarks/wari_cnn_probe.py --train DIR [DIR ...] --test DIR [DIR ...] [--epochs 12]
-        [--save WEIGHTS.pt | --load WEIGHTS [WEIGHTS ...]] [--start WEIGHTS] [--export vision/data/wari_pile_counter.onnx]
+        [--save WEIGHTS.pt | --load WEIGHTS [WEIGHTS ...]] [--start WEIGHTS [--blend SHARE]] [--export vision/data/wari_pile_counter.onnx]
         [--network-power P] [--quarter-turns T [T ...]] [--pile-from N]
 (WEIGHTS: a --save file, or an ONNX export such as the shipped vision/data/wari_pile_counter.onnx,
 which needs `pip install onnx` too.)
@@ -23,7 +23,9 @@ pits of 6 or more (a sure misread costs most there, and spends the tracker's mar
 several --test sessions, the same for all of them pooled. `--network-power` combines them as
 `recognize` would with another NETWORK_POWER; `--quarter-turns` and `--pile-from` read and
 gate as it would with other QUARTER_TURNS and PILE_FROM. `--training` sessions of
-`render_wari_session.py` are the training data it was written for. `--export` writes the network
+`render_wari_session.py` are the training data it was written for. `--blend` keeps part of what
+`--start`'s weights knew: the network saved, exported and tested is the start moved that share
+of the way to the weights trained on. `--export` writes the network
 as ONNX (needs `pip install onnx` too) for `vision.wari_pile_counter`, which runs it with OpenCV.
 """
 from __future__ import annotations
@@ -157,6 +159,19 @@ def train(torch, crops: np.ndarray, counts: np.ndarray, epochs: int, start: Path
     return network.eval()
 
 
+def blended(start, trained, share: float):
+    """`start`'s network with each weight moved this share of the way to `trained`'s (trained on
+    from `start`, so the two lie in one basin): fine-tuning on a few new renders gains on boards
+    like them and forgets some of the rest; part of the way keeps most of both (Wortsman et al.,
+    "Robust fine-tuning of zero-shot models", CVPR 2022)."""
+    weights = trained.state_dict()
+    start.load_state_dict({
+        name: (1 - share) * value + share * weights[name] if value.is_floating_point() else value
+        for name, value in start.state_dict().items()
+    })
+    return start.eval()
+
+
 def report(name: str, counts: np.ndarray, read: np.ndarray, distributions: list[dict[int, float]] | None = None) -> None:
     """Exact share by true count (and how often the truth is in the distribution); with the
     distributions, also their log-loss: the mean of -log(the truth's probability), over pits of 6
@@ -191,6 +206,10 @@ def main(argv: list[str]) -> int:
         " several: their probabilities averaged",
     )
     parser.add_argument("--start", type=Path, help="train on from these weights (as --load) instead of from scratch")
+    parser.add_argument(
+        "--blend", type=float,
+        help="with --start: keep this share of the weights trained on and the rest of --start's (weight-space averaging)",
+    )
     parser.add_argument("--export", type=Path, help="write the network as ONNX here, for vision.wari_pile_counter")
     parser.add_argument(
         "--network-power", type=float,
@@ -215,6 +234,8 @@ def main(argv: list[str]) -> int:
         parser.error("--train or --load is needed")
     if args.start and args.load:
         parser.error("--start goes with --train, not with --load")
+    if args.blend is not None and not (args.start and 0 <= args.blend <= 1):
+        parser.error("--blend needs --start and a share from 0 to 1")
     try:
         import torch
     except ImportError:
@@ -226,6 +247,8 @@ def main(argv: list[str]) -> int:
         networks = [saved_network(torch, path).eval() for path in args.load]
     else:
         networks = [trained_on(torch, args.train, args.epochs, args.start)]
+        if args.blend is not None:
+            networks = [blended(saved_network(torch, args.start), networks[0], args.blend)]
         if args.save:
             torch.save(networks[0].state_dict(), args.save)
     if args.export:
