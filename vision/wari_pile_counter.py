@@ -62,7 +62,12 @@ _FLOOR = 1e-3
 
 @lru_cache(maxsize=1)
 def _network() -> cv2.dnn.Net:
-    return cv2.dnn.readNetFromONNX(str(NETWORK_FILE))
+    # OpenCV 5's default engine runs this network 1.7x slower than its classic one (2.60 against
+    # 1.49 ms a crop, the same probabilities within 2e-5); OpenCV 4 has only the classic one.
+    classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+    if classic is None:
+        return cv2.dnn.readNetFromONNX(str(NETWORK_FILE))
+    return cv2.dnn.readNetFromONNX(str(NETWORK_FILE), engine=classic)
 
 
 def pit_crops(image: np.ndarray, geometry: BoardGeometry, pits: list[int]) -> np.ndarray:
