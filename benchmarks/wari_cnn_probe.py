@@ -17,7 +17,7 @@ the --train crops (turned, flipped, colour channels swapped, brightness, noise a
 that it learns seeds rather than one session's look) and prints, for each --test session, the
 exact share of its pits by true count, with the share read too low, and the same for the count
 posterior of `recognize`'s hand-made cues alone and with the network (`vision.wari_pile_counter`:
-each crop read at its QUARTER_TURNS, as `recognize` reads it),
+each crop read at as many of its QUARTER_TURNS as `recognize` reads it),
 with how often the truth stays in the distribution and, for the distributions, their log-loss on
 pits of 6 or more (a sure misread costs most there, and spends the tracker's margin); with
 several --test sessions, the same for all of them pooled. `--network-power` combines them as
@@ -41,7 +41,7 @@ from engines.errors import ArbiterError
 from vision.wari import WariProfile, colour_image_for, region_posteriors
 from vision import wari_pile_counter
 from vision.wari_count import plausible_counts
-from vision.wari_pile_counter import CROP, needs_network, pit_crops, standardised, turned, with_network
+from vision.wari_pile_counter import CROP, looks_needed, pit_crops, standardised, turned, with_network
 from vision.wari_seeds import working_frame
 
 from bench_wari_vision import BUCKETS, PIT_COUNT, session_photos  # beside this script
@@ -266,23 +266,25 @@ def main(argv: list[str]) -> int:
             continue
         with torch.no_grad():
             inputs = standardised(test_crops)
-            probabilities = np.mean([
-                torch.softmax(network(torch.from_numpy(turned(inputs, turns))), dim=1).numpy()
-                for network in networks for turns in wari_pile_counter.QUARTER_TURNS
-            ], axis=0)
-        tested.append((test_counts, posteriors, probabilities))
-        report_readings(str(folder), test_counts, posteriors, probabilities)
+            by_turn = np.stack([  # pits x quarter turns x counts
+                np.mean([torch.softmax(network(torch.from_numpy(turned(inputs, turns))), dim=1).numpy() for network in networks], axis=0)
+                for turns in wari_pile_counter.QUARTER_TURNS
+            ], axis=1)
+        tested.append((test_counts, posteriors, by_turn))
+        report_readings(str(folder), test_counts, posteriors, by_turn)
     if len(tested) > 1:
         report_readings(f"all {len(tested)} tested sessions", *(np.concatenate(parts) for parts in zip(*tested)))
     return 0
 
 
-def report_readings(name: str, counts: np.ndarray, posteriors: np.ndarray, probabilities: np.ndarray) -> None:
-    """The network's, the hand-made cues' and (as `recognize` combines them) both readings of the pits."""
-    report(f"{name} network", counts, probabilities.argmax(axis=1))
+def report_readings(name: str, counts: np.ndarray, posteriors: np.ndarray, by_turn: np.ndarray) -> None:
+    """The network's (every quarter turn), the hand-made cues' and (as `recognize` combines them,
+    each pit read at its `looks_needed`) both readings of the pits."""
+    report(f"{name} network", counts, by_turn.mean(axis=1).argmax(axis=1))
     hand_made = [plausible_counts(p) for p in posteriors]
     report(f"{name} hand-made cues", counts, posteriors.argmax(axis=1), hand_made)
-    joint = [with_network(h, q) if needs_network(p) else h for h, p, q in zip(hand_made, posteriors, probabilities)]
+    looks = [looks_needed(p) for p in posteriors]
+    joint = [with_network(h, q[:k].mean(axis=0)) if k else h for h, k, q in zip(hand_made, looks, by_turn)]
     report(f"{name} both", counts, np.array([next(iter(counts)) for counts in joint]), joint)
 
 

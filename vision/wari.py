@@ -16,7 +16,7 @@ from engines.errors import ArbiterError
 from vision.wari_board import PIT_COUNT, REGION_COUNT, BoardGeometry
 from vision.wari_count import CountModel, plausible_counts
 from vision.wari_measure import RegionMeasures, SeedSpotter, board_top_colours, measure_regions, spotters_from_json
-from vision.wari_pile_counter import count_probabilities, needs_network, pit_crops, with_network
+from vision.wari_pile_counter import count_probabilities, looks_needed, pit_crops, with_network
 from vision.wari_seeds import SeedColourModel, working_frame
 
 # A count outside a region's plausible set still scores this probability: a misreading costs a
@@ -116,9 +116,11 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> WariObservation:
     frame = working_frame(image)
     measures, posteriors = region_posteriors(calibrated, frame)
     regions = [plausible_counts(p) for p in posteriors]
-    piles = [pit for pit in range(PIT_COUNT) if needs_network(posteriors[pit])]
-    if piles:
-        for pit, probabilities in zip(piles, count_probabilities(pit_crops(image, calibrated.geometry, piles))):
+    looks = [looks_needed(posteriors[pit]) for pit in range(PIT_COUNT)]
+    asked = [pit for pit in range(PIT_COUNT) if looks[pit]]
+    if asked:
+        crops = pit_crops(image, calibrated.geometry, asked)
+        for pit, probabilities in zip(asked, count_probabilities(crops, np.array([looks[pit] for pit in asked]))):
             regions[pit] = with_network(regions[pit], probabilities)
     # A hand or a shadow brings colours calibration never saw; a region cut off by the frame edge cannot be read.
     seen = (1 - measures.unknown_share[:PIT_COUNT]) * measures.visible_share[:PIT_COUNT]

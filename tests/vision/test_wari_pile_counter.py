@@ -10,7 +10,7 @@ from calibration.wari import calibrate
 from device.synthetic_wari import render_board
 from vision.wari import WariProfile, recognize
 from vision.wari_count import plausible_counts
-from vision.wari_pile_counter import CROP, count_probabilities, needs_network, pit_crops, with_network
+from vision.wari_pile_counter import CROP, count_probabilities, looks_needed, needs_network, pit_crops, with_network
 
 SMALL = [0, 1, 2, 3, 0, 1, 2, 3, 1, 0, 3, 2]
 PILES = [9, 0, 2, 11, 1, 0, 3, 0, 10, 1, 0, 2]
@@ -43,6 +43,19 @@ def test_read_at_every_quarter_turn_a_crop_reads_the_same_turned(nicker, monkeyp
     assert not np.allclose(count_probabilities(turned_crops), count_probabilities(crops), atol=1e-5)
 
 
+def test_a_crop_given_fewer_looks_is_read_at_the_first_quarter_turns_only(nicker, monkeypatch):
+    image = render_board(PILES, [0, 0], seed=1, style="nicker", session=0)
+    crops = pit_crops(image, WariProfile.from_json(nicker).geometry, [0, 3, 8])
+    mixed = count_probabilities(crops, np.array([1, 2, 1]))
+    every_turn = count_probabilities(crops)
+    monkeypatch.setattr(wari_pile_counter, "QUARTER_TURNS", (0,))
+    first_turn = count_probabilities(crops)
+    assert np.allclose(mixed[[0, 2]], first_turn[[0, 2]])
+    assert np.allclose(mixed[1], every_turn[1])
+    assert not np.allclose(mixed[0], every_turn[0])
+    assert np.allclose(mixed.sum(axis=1), 1.0)
+
+
 def test_the_network_reorders_the_plausible_counts_but_adds_none():
     counts = np.arange(49)
     posterior = np.exp(-0.5 * ((counts - 9) / 1.2) ** 2)
@@ -60,7 +73,7 @@ def test_the_network_reorders_the_plausible_counts_but_adds_none():
 
 
 def test_small_counts_never_consult_the_network(nicker, monkeypatch):
-    def refuse(crops):
+    def refuse(crops, looks=None):
         raise AssertionError("the network was consulted")
 
     monkeypatch.setattr(wari, "count_probabilities", refuse)
@@ -74,7 +87,7 @@ def test_a_pile_takes_the_networks_reading_among_its_plausible_counts(nicker, mo
     shifted = max(plain.regions[pile], key=lambda n: (n != plain.pits[pile], plain.regions[pile][n]))
     assert shifted != plain.pits[pile]
 
-    def sure_of_the_shifted_count(crops):
+    def sure_of_the_shifted_count(crops, looks=None):
         probabilities = np.full((len(crops), 25), 1e-6)
         probabilities[:, shifted] = 1.0
         return probabilities / probabilities.sum(axis=1, keepdims=True)
@@ -95,3 +108,13 @@ def test_only_a_posterior_sure_of_a_small_count_is_left_to_the_hand_made_cues():
     assert needs_network(posterior)
     posterior[[3, 4, 5, 6, 7]] = [0.1, 0.2, 0.2, 0.3, 0.2]  # a pile's chance
     assert needs_network(posterior)
+
+
+def test_a_sure_pit_of_4_gets_one_look_a_pile_every_look_a_sure_small_pit_none():
+    posterior = np.zeros(49)
+    posterior[[2, 3, 4]] = [0.04, 0.92, 0.04]
+    assert looks_needed(posterior) == 0
+    posterior[[2, 3, 4, 5]] = [0.0, 0.04, 0.92, 0.04]  # sure of 4, the network may still find a fifth seed
+    assert looks_needed(posterior) == 1
+    posterior[[4, 5, 6, 7]] = [0.1, 0.2, 0.3, 0.4]
+    assert looks_needed(posterior) == len(wari_pile_counter.QUARTER_TURNS)
