@@ -116,11 +116,11 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> WariObservation:
     frame = working_frame(image)
     measures, posteriors = region_posteriors(calibrated, frame)
     regions = [plausible_counts(p) for p in posteriors]
-    looks = [looks_needed(posteriors[pit]) for pit in range(PIT_COUNT)]
-    asked = [pit for pit in range(PIT_COUNT) if looks[pit]]
-    if asked:
-        crops = pit_crops(image, calibrated.geometry, asked)
-        for pit, probabilities in zip(asked, count_probabilities(crops, np.array([looks[pit] for pit in asked]))):
+    looks = np.array([looks_needed(posterior) for posterior in posteriors[:PIT_COUNT]])
+    asked = np.flatnonzero(looks)
+    if len(asked):
+        crops = pit_crops(image, calibrated.geometry, asked.tolist())
+        for pit, probabilities in zip(asked, count_probabilities(crops, looks[asked])):
             regions[pit] = with_network(regions[pit], probabilities)
     # A hand or a shadow brings colours calibration never saw; a region cut off by the frame edge cannot be read.
     seen = (1 - measures.unknown_share[:PIT_COUNT]) * measures.visible_share[:PIT_COUNT]
