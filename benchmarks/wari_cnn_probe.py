@@ -41,7 +41,7 @@ from engines.errors import ArbiterError
 from vision.wari import WariProfile, colour_image_for, region_posteriors
 from vision import wari_pile_counter
 from vision.wari_count import plausible_counts
-from vision.wari_pile_counter import CROP, looks_needed, pit_crops, standardised, turned, with_network
+from vision.wari_pile_counter import CROP, looks_again, needs_network, pit_crops, standardised, turned, with_network
 from vision.wari_seeds import working_frame
 
 from bench_wari_vision import BUCKETS, PIT_COUNT, session_photos  # beside this script
@@ -278,14 +278,23 @@ def main(argv: list[str]) -> int:
 
 
 def report_readings(name: str, counts: np.ndarray, posteriors: np.ndarray, by_turn: np.ndarray) -> None:
-    """The network's (every quarter turn), the hand-made cues' and (as `recognize` combines them,
-    each pit read at its `looks_needed`) both readings of the pits."""
+    """The network's (every quarter turn), the hand-made cues' and (as `recognize` combines them)
+    both readings of the pits."""
     report(f"{name} network", counts, by_turn.mean(axis=1).argmax(axis=1))
     hand_made = [plausible_counts(p) for p in posteriors]
     report(f"{name} hand-made cues", counts, posteriors.argmax(axis=1), hand_made)
-    looks = [looks_needed(p) for p in posteriors]
-    joint = [with_network(h, q[:k].mean(axis=0)) if k else h for h, k, q in zip(hand_made, looks, by_turn)]
+    joint = [weighed_as_recognize_does(h, p, q) for h, p, q in zip(hand_made, posteriors, by_turn)]
     report(f"{name} both", counts, np.array([next(iter(counts)) for counts in joint]), joint)
+
+
+def weighed_as_recognize_does(plausible: dict[int, float], posterior: np.ndarray, by_turn: np.ndarray) -> dict[int, float]:
+    """A pit's plausible counts weighed with the network's readings (one row a quarter turn) as
+    `recognize` weighs them: if the pit `needs_network`, at the first turn, and at every turn if
+    it `looks_again`."""
+    if not needs_network(posterior):
+        return plausible
+    weighed = with_network(plausible, by_turn[0])
+    return with_network(plausible, by_turn.mean(axis=0)) if looks_again(weighed) else weighed
 
 
 def trained_on(torch, folders: list[Path], epochs: int, start: Path | None):

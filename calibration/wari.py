@@ -46,6 +46,8 @@ _START_MISREADS = 1
 # 0.1, the session-27 threshold, refused the half-hidden nut through three cameras of four
 # (docs/vision-wari.md, sessions 27-28).
 _SECOND_WITNESS = 0.02
+# The quarter turns the witness reads a pit at: the two its threshold was measured with (sessions 31-33).
+_WITNESS_TURNS = (0, 1)
 # Glint windows tried, as shares of the seed diameter the start photo's area gives, in order of
 # preference.
 _GLINT_WINDOWS = (1.0, 0.95, 0.9)
@@ -190,7 +192,7 @@ def _check_misread_pits_hold_4(image: np.ndarray, reading: WariObservation) -> N
     misread = [pit for pit, count in enumerate(reading.pits) if count != START_SEEDS_PER_PIT]
     if not misread:
         return
-    chances = count_probabilities(pit_crops(image, reading.geometry, misread))[:, START_SEEDS_PER_PIT]
+    chances = count_probabilities(pit_crops(image, reading.geometry, misread), _WITNESS_TURNS)[:, START_SEEDS_PER_PIT]
     for pit, chance in zip(misread, chances):
         if chance < _SECOND_WITNESS:
             raise ArbiterError(

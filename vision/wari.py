@@ -16,7 +16,7 @@ from engines.errors import ArbiterError
 from vision.wari_board import PIT_COUNT, REGION_COUNT, BoardGeometry
 from vision.wari_count import CountModel, plausible_counts
 from vision.wari_measure import RegionMeasures, SeedSpotter, board_top_colours, measure_regions, spotters_from_json
-from vision.wari_pile_counter import count_probabilities, looks_needed, pit_crops, with_network
+from vision.wari_pile_counter import QUARTER_TURNS, count_probabilities, looks_again, needs_network, pit_crops, with_network
 from vision.wari_seeds import SeedColourModel, working_frame
 
 # A count outside a region's plausible set still scores this probability: a misreading costs a
@@ -116,18 +116,35 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> WariObservation:
     frame = working_frame(image)
     measures, posteriors = region_posteriors(calibrated, frame)
     regions = [plausible_counts(p) for p in posteriors]
-    looks = np.array([looks_needed(posterior) for posterior in posteriors[:PIT_COUNT]])
-    asked = np.flatnonzero(looks)
-    if len(asked):
-        crops = pit_crops(image, calibrated.geometry, asked.tolist())
-        for pit, probabilities in zip(asked, count_probabilities(crops, looks[asked])):
-            regions[pit] = with_network(regions[pit], probabilities)
+    regions[:PIT_COUNT] = _weighed_by_network(image, calibrated.geometry, regions[:PIT_COUNT], posteriors)
     # A hand or a shadow brings colours calibration never saw; a region cut off by the frame edge cannot be read.
     seen = (1 - measures.unknown_share[:PIT_COUNT]) * measures.visible_share[:PIT_COUNT]
     sureness = np.array([max(region.values()) for region in regions[:PIT_COUNT]])
     board_match = _board_top_match(frame, calibrated)
     confidence = float(np.clip(np.mean(sureness) * np.min(seen) ** 2 * board_match**2, 0.0, 1.0))
     return WariObservation(calibrated.geometry, tuple(regions), confidence)
+
+
+def _weighed_by_network(
+    image: np.ndarray, geometry: BoardGeometry, plausible: list[dict[int, float]], posteriors: list[np.ndarray]
+) -> list[dict[int, float]]:
+    """The pits' plausible counts weighed with the pile counter's reading of the pits that need it,
+    at one quarter turn, and at every one of QUARTER_TURNS for those that look again."""
+    asked = np.flatnonzero([needs_network(posterior) for posterior in posteriors[: len(plausible)]])
+    if not len(asked):
+        return plausible
+    crops = pit_crops(image, geometry, asked.tolist())
+    first = count_probabilities(crops, QUARTER_TURNS[:1])
+    weighed = list(plausible)
+    for pit, reading in zip(asked, first):
+        weighed[pit] = with_network(plausible[pit], reading)
+    again = np.flatnonzero([looks_again(weighed[pit]) for pit in asked])
+    if len(again):
+        rest = count_probabilities(crops[again], QUARTER_TURNS[1:])
+        for index, reading in zip(again, rest):
+            every_turn = (first[index] + reading * len(QUARTER_TURNS[1:])) / len(QUARTER_TURNS)
+            weighed[asked[index]] = with_network(plausible[asked[index]], every_turn)
+    return weighed
 
 
 def region_posteriors(calibrated: WariProfile, frame: np.ndarray) -> tuple[RegionMeasures, list[np.ndarray]]:

@@ -10,7 +10,15 @@ from calibration.wari import calibrate
 from device.synthetic_wari import render_board
 from vision.wari import WariProfile, recognize
 from vision.wari_count import plausible_counts
-from vision.wari_pile_counter import CROP, count_probabilities, looks_needed, needs_network, pit_crops, with_network
+from vision.wari_pile_counter import (
+    CROP,
+    QUARTER_TURNS,
+    count_probabilities,
+    looks_again,
+    needs_network,
+    pit_crops,
+    with_network,
+)
 
 SMALL = [0, 1, 2, 3, 0, 1, 2, 3, 1, 0, 3, 2]
 PILES = [9, 0, 2, 11, 1, 0, 3, 0, 10, 1, 0, 2]
@@ -26,34 +34,28 @@ def test_the_shipped_network_gives_each_crop_a_distribution_over_counts(nicker):
     image = render_board(PILES, [0, 0], seed=1, style="nicker", session=0)
     crops = pit_crops(image, WariProfile.from_json(nicker).geometry, list(range(12)))
     assert crops.shape == (12, CROP, CROP, 3)
-    probabilities = count_probabilities(crops)
+    probabilities = count_probabilities(crops, QUARTER_TURNS)
     assert probabilities.shape == (12, 25)
     assert np.allclose(probabilities.sum(axis=1), 1.0)
     # The pits of the board differ, and so do its crops' readings.
     assert len({int(n) for n in probabilities.argmax(axis=1)}) > 1
 
 
-def test_read_at_every_quarter_turn_a_crop_reads_the_same_turned(nicker, monkeypatch):
+def test_read_at_every_quarter_turn_a_crop_reads_the_same_turned(nicker):
     image = render_board(PILES, [0, 0], seed=1, style="nicker", session=0)
     crops = pit_crops(image, WariProfile.from_json(nicker).geometry, [0, 3, 8])
-    monkeypatch.setattr(wari_pile_counter, "QUARTER_TURNS", (0, 1, 2, 3))
     turned_crops = np.ascontiguousarray(np.rot90(crops, 1, axes=(1, 2)))
-    assert np.allclose(count_probabilities(turned_crops), count_probabilities(crops), atol=1e-5)
-    monkeypatch.setattr(wari_pile_counter, "QUARTER_TURNS", (0,))
-    assert not np.allclose(count_probabilities(turned_crops), count_probabilities(crops), atol=1e-5)
+    assert np.allclose(count_probabilities(turned_crops, (0, 1, 2, 3)), count_probabilities(crops, (0, 1, 2, 3)), atol=1e-5)
+    assert not np.allclose(count_probabilities(turned_crops, (0,)), count_probabilities(crops, (0,)), atol=1e-5)
 
 
-def test_a_crop_given_fewer_looks_is_read_at_the_first_quarter_turns_only(nicker, monkeypatch):
+def test_a_crop_read_at_several_quarter_turns_gets_the_mean_of_their_readings(nicker):
     image = render_board(PILES, [0, 0], seed=1, style="nicker", session=0)
     crops = pit_crops(image, WariProfile.from_json(nicker).geometry, [0, 3, 8])
-    mixed = count_probabilities(crops, np.array([1, 2, 1]))
-    every_turn = count_probabilities(crops)
-    monkeypatch.setattr(wari_pile_counter, "QUARTER_TURNS", (0,))
-    first_turn = count_probabilities(crops)
-    assert np.allclose(mixed[[0, 2]], first_turn[[0, 2]])
-    assert np.allclose(mixed[1], every_turn[1])
-    assert not np.allclose(mixed[0], every_turn[0])
-    assert np.allclose(mixed.sum(axis=1), 1.0)
+    first, rest = count_probabilities(crops, (0,)), count_probabilities(crops, (1, 2, 3))
+    assert not np.allclose(first, rest)
+    assert np.allclose((first + 3 * rest) / 4, count_probabilities(crops, (0, 1, 2, 3)))
+    assert np.allclose(rest.sum(axis=1), 1.0)
 
 
 def test_the_network_reorders_the_plausible_counts_but_adds_none():
@@ -73,7 +75,7 @@ def test_the_network_reorders_the_plausible_counts_but_adds_none():
 
 
 def test_small_counts_never_consult_the_network(nicker, monkeypatch):
-    def refuse(crops, looks=None):
+    def refuse(crops, quarter_turns):
         raise AssertionError("the network was consulted")
 
     monkeypatch.setattr(wari, "count_probabilities", refuse)
@@ -87,7 +89,7 @@ def test_a_pile_takes_the_networks_reading_among_its_plausible_counts(nicker, mo
     shifted = max(plain.regions[pile], key=lambda n: (n != plain.pits[pile], plain.regions[pile][n]))
     assert shifted != plain.pits[pile]
 
-    def sure_of_the_shifted_count(crops, looks=None):
+    def sure_of_the_shifted_count(crops, quarter_turns):
         probabilities = np.full((len(crops), 25), 1e-6)
         probabilities[:, shifted] = 1.0
         return probabilities / probabilities.sum(axis=1, keepdims=True)
@@ -100,21 +102,52 @@ def test_a_pile_takes_the_networks_reading_among_its_plausible_counts(nicker, mo
     assert all(read.pits[p] == plain.pits[p] for p in range(12) if PILES[p] <= 3)
 
 
-def test_only_a_posterior_sure_of_a_small_count_is_left_to_the_hand_made_cues():
+def test_only_a_posterior_sure_of_a_count_under_4_is_left_to_the_hand_made_cues():
     posterior = np.zeros(49)
-    posterior[[3, 4, 5]] = [0.05, 0.9, 0.05]
+    posterior[[2, 3, 4]] = [0.04, 0.92, 0.04]
     assert not needs_network(posterior)
-    posterior[[3, 4, 5]] = [0.2, 0.7, 0.1]  # small, but in doubt
+    posterior[[2, 3, 4]] = [0.2, 0.7, 0.1]  # small, but in doubt
+    assert needs_network(posterior)
+    posterior[[2, 3, 4, 5]] = [0.0, 0.04, 0.92, 0.04]  # sure of 4: the network may still find a fifth seed
     assert needs_network(posterior)
     posterior[[3, 4, 5, 6, 7]] = [0.1, 0.2, 0.2, 0.3, 0.2]  # a pile's chance
     assert needs_network(posterior)
 
 
-def test_a_sure_pit_of_4_gets_one_look_a_pile_every_look_a_sure_small_pit_none():
-    posterior = np.zeros(49)
-    posterior[[2, 3, 4]] = [0.04, 0.92, 0.04]
-    assert looks_needed(posterior) == 0
-    posterior[[2, 3, 4, 5]] = [0.0, 0.04, 0.92, 0.04]  # sure of 4, the network may still find a fifth seed
-    assert looks_needed(posterior) == 1
-    posterior[[4, 5, 6, 7]] = [0.1, 0.2, 0.3, 0.4]
-    assert looks_needed(posterior) == len(wari_pile_counter.QUARTER_TURNS)
+def test_only_a_count_still_in_doubt_after_one_look_is_looked_at_again():
+    assert looks_again({9: 0.6, 10: 0.3, 8: 0.1})
+    assert not looks_again({9: 0.99, 10: 0.01})
+
+
+@pytest.mark.parametrize("first_look_sure", [True, False])
+def test_recognize_reads_a_pile_at_every_quarter_turn_only_while_one_look_leaves_it_in_doubt(
+    nicker, monkeypatch, first_look_sure
+):
+    image = render_board(PILES, [0, 0], seed=3, style="nicker", session=0)
+    plain = recognize(image, nicker)
+    pile = int(np.argmax(PILES))
+    first_count, later_count = sorted(plain.regions[pile], key=lambda n: -plain.regions[pile][n])[:2]
+    asked = []
+
+    def reading(crops, quarter_turns):
+        asked.append((len(crops), tuple(quarter_turns)))
+        probabilities = np.full((len(crops), 25), 1e-6)
+        if tuple(quarter_turns) == QUARTER_TURNS[:1]:
+            probabilities[:, first_count] = 1.0
+            probabilities[:, later_count] = 1e-6 if first_look_sure else 1.0
+        else:
+            probabilities[:, later_count] = 1.0
+        return probabilities / probabilities.sum(axis=1, keepdims=True)
+
+    monkeypatch.setattr(wari, "count_probabilities", reading)
+    read = recognize(image, nicker)
+    first_pits = asked[0][0]
+    assert asked[0][1] == QUARTER_TURNS[:1] and first_pits >= sum(n >= 5 for n in PILES)
+    if first_look_sure:
+        assert asked == [(first_pits, QUARTER_TURNS[:1])]
+        assert read.pits[pile] == first_count
+    else:
+        # The pile is in doubt after the first look, so it is read at the other turns, whose
+        # readings then outweigh the first (three turns to one).
+        assert len(asked) == 2 and asked[1][1] == QUARTER_TURNS[1:] and 1 <= asked[1][0] <= first_pits
+        assert read.pits[pile] == later_count

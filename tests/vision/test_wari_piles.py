@@ -272,10 +272,14 @@ def test_glass_piles_are_read_by_both_cues():
     pits = [8, 9, 10, 11, 12, 13, 12, 11, 10, 9, 8, 14]
     observation = recognize(render_board(pits, [0, 0], seed=24, style="glass", session=1), profile)
     # Piles of 8-12 are promised 90 % exact, 13+ nothing exact: retraining the pile counter has
-    # moved one or two of these twelve by a seed (sessions 31 and 32), never further.
+    # moved one or two of these twelve by a seed (sessions 31 and 32). The network reads this
+    # board's pile of 14 as 16 or 17 at every quarter turn (its deep bowls are unlike the renders
+    # it learned from); read at all four since session 34, the pile is read 16 at 0.37, 15 at
+    # 0.36, 14 at 0.10.
     misread = [(n, read) for n, read in zip(pits, observation.pits) if read != n]
-    assert all(abs(read - n) == 1 for n, read in misread), misread
+    assert all(abs(read - n) == 1 for n, read in misread if n <= 12), misread
     assert sum(n <= 12 for n, _ in misread) <= 1, misread
+    assert all(abs(read - n) <= 2 for n, read in misread), misread
     assert all(n in distribution for n, distribution in zip(pits, observation.regions))
 
 
