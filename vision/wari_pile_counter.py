@@ -29,8 +29,8 @@ NETWORK_FILE = Path(__file__).parent / "data" / "wari_pile_counter.onnx"
 # (sessions 31-33): unseen plain nicker renders' 8-12 87.2 -> 90.8 % right, S0's 83.3 -> 90.3 %,
 # S1's 94.8 -> 93.1 % (one pit), at as many looks a frame (S0 9.7 -> 9.8). Looking again below
 # 0.9 read the same pits right at fewer looks (S0 8.3), but left one look surely wrong: through
-# the tilted camera S0 seq017's pile of 10 read 9 at 0.97 at the first turn and 10 at the other
-# two of three, a false alarm in bench_tracker.
+# the tilted camera S0 seq017's pile of 10 read 9 at 0.97 (weighed) at the first turn and 10 at
+# two of the other three, a false alarm in bench_tracker.
 # The network now shipped is the session-30 network trained 4 more epochs on 60 more renders
 # (session 31), then 4 more on 56 more (session 32).
 QUARTER_TURNS = (0, 1, 2, 3)
