@@ -17,7 +17,7 @@ the --train crops (turned, flipped, colour channels swapped, brightness, noise a
 that it learns seeds rather than one session's look) and prints, for each --test session, the
 exact share of its pits by true count, with the share read too low, and the same for the count
 posterior of `recognize`'s hand-made cues alone and with the network (`vision.wari_pile_counter`:
-each crop read at as many of its QUARTER_TURNS as `recognize` reads it),
+each crop read at the first of its QUARTER_TURNS, and at all of them where `recognize` looks again),
 with how often the truth stays in the distribution and, for the distributions, their log-loss on
 pits of 6 or more (a sure misread costs most there, and spends the tracker's margin); with
 several --test sessions, the same for all of them pooled. `--network-power` combines them as
