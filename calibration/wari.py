@@ -130,6 +130,7 @@ def _profile(image: np.ndarray, frame: np.ndarray, seed_mask: np.ndarray, centre
         "seed_colours": colours.to_json(),
         "counts": counts.to_json(),
         "spotters": [spotter.to_json() for spotter in spotters],
+        "start_pits_spotted": spot_agreement,
         "board_top_lab": [
             [round(float(v), 1) for v in colour] if np.isfinite(colour).all() else None
             for colour in board_top_colours(frame, geometry)

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import vision.wari as wari
+from engines.errors import ArbiterError
 from vision import wari_pile_counter
 from calibration.wari import calibrate
 from device.synthetic_wari import render_board
@@ -151,3 +152,45 @@ def test_recognize_reads_a_pile_at_every_quarter_turn_only_while_one_look_leaves
         # readings then outweigh the first (three turns to one).
         assert len(asked) == 2 and asked[1][1] == QUARTER_TURNS[1:] and 1 <= asked[1][0] <= first_pits
         assert read.pits[pile] == later_count
+
+
+def test_where_the_cues_miss_seeds_the_network_adds_the_counts_it_finds_likely():
+    plausible = {2: 0.9, 3: 0.1}
+    network = np.full(25, 1e-4)
+    network[[3, 4]] = [0.3, 0.7]
+    network /= network.sum()
+    assert set(with_network(plausible, network)) == {2, 3}
+    added = with_network(plausible, network, adds=True)
+    assert set(added) == {2, 3, 4}
+    # 4 comes in at the cues' least chance, 3's, so the network alone orders them.
+    assert next(iter(added)) == 4 and added[4] / added[3] == pytest.approx((0.7 / 0.3) ** wari_pile_counter.NETWORK_POWER, rel=0.01)
+    assert sum(added.values()) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("spotted, spread, every_pit", [(11, 0.5, True), (12, 0.5, False), (11, 0.3, False)])
+def test_the_network_reads_every_pit_of_a_board_whose_cues_lost_seeds_at_the_start(
+    nicker, monkeypatch, spotted, spread, every_pit
+):
+    profile = {**nicker, "start_pits_spotted": spotted, "counts": {**nicker["counts"], "spread": spread}}
+    assert WariProfile.from_json(profile).cues_miss_seeds == every_pit
+    asked = []
+
+    def reading(crops, quarter_turns):
+        asked.append(len(crops))
+        return np.full((len(crops), 25), 1 / 25)
+
+    monkeypatch.setattr(wari, "count_probabilities", reading)
+    recognize(render_board(SMALL, [0, 0], seed=2, style="nicker", session=0), profile)
+    assert (asked[:1] == [12]) == every_pit
+
+
+@pytest.mark.parametrize("spotted", ["11", 13, -1, 11.5, True])
+def test_a_malformed_count_of_spotted_start_pits_is_a_one_line_error(nicker, spotted):
+    with pytest.raises(ArbiterError, match="start_pits_spotted") as error:
+        WariProfile.from_json({**nicker, "start_pits_spotted": spotted})
+    assert "\n" not in str(error.value)
+
+
+def test_calibration_records_how_many_start_pits_the_spotters_saw_whole(nicker):
+    assert nicker["start_pits_spotted"] == nicker["summary"]["pits_with_4_spots"]
+    assert WariProfile.from_json({k: v for k, v in nicker.items() if k != "start_pits_spotted"}).start_pits_spotted == 12
