@@ -30,10 +30,12 @@ STORE_WEIGHT = 0.3
 _REGION_WEIGHTS = (1.0,) * PIT_COUNT + (STORE_WEIGHT,) * (REGION_COUNT - PIT_COUNT)
 # A board whose start photo shows the seed area of its pits spreading by more than this many
 # seeds, with the spotters missing a seed somewhere, has seeds the cues lose: the pile counter
-# reads every pit there, and may add counts (session 34). Of 40 unseen plain renders, the two
-# glass boards so found (spreads 0.49 and 0.50; red beads on red wood) read 0-3 at 91.2 and
-# 94.3 % right by the cues, 100 % with the network; the four nicker boards whose spotters missed
-# a seed spread 0.24-0.31 and read the same either way, at 48-54 ms a frame instead of 27-33 ms.
+# reads every pit there, and may add counts (session 34). Of 60 unseen plain renders, four glass
+# boards are so found (spreads 0.49-0.94). On two (red beads on red wood) the cues alone read
+# 0-3 at 91.2 and 94.3 % right, 100 % with the network; the other two read the same either way.
+# Seven boards whose spotters missed a seed spread only 0.23-0.31 and read as well as the rest:
+# four of them, read with the network at every pit, read the same pits right at 48-54 ms a
+# frame instead of 27-33 ms.
 MISSED_SPREAD = 0.4
 
 
@@ -148,25 +150,25 @@ def _weighed_by_network(
     geometry: BoardGeometry,
     plausible: list[dict[int, float]],
     posteriors: list[np.ndarray],
-    every_pit: bool,
+    cues_miss_seeds: bool,
 ) -> list[dict[int, float]]:
     """The pits' plausible counts weighed with the pile counter's reading of the pits that need it
-    (or of every pit), at one quarter turn, and at every one of QUARTER_TURNS for those that look
-    again."""
-    asked = np.flatnonzero([every_pit or needs_network(posterior) for posterior in posteriors[: len(plausible)]])
+    (of every pit, and adding counts, where the cues miss seeds), at one quarter turn, and at
+    every one of QUARTER_TURNS for those that look again."""
+    asked = np.flatnonzero([cues_miss_seeds or needs_network(p) for p in posteriors[: len(plausible)]])
     if not len(asked):
         return plausible
     crops = pit_crops(image, geometry, asked.tolist())
     first = count_probabilities(crops, QUARTER_TURNS[:1])
     weighed = list(plausible)
     for pit, reading in zip(asked, first):
-        weighed[pit] = with_network(plausible[pit], reading, adds=every_pit)
+        weighed[pit] = with_network(plausible[pit], reading, adds=cues_miss_seeds)
     again = np.flatnonzero([looks_again(weighed[pit]) for pit in asked])
     if len(again):
         rest = count_probabilities(crops[again], QUARTER_TURNS[1:])
         for index, reading in zip(again, rest):
             every_turn = (first[index] + reading * len(QUARTER_TURNS[1:])) / len(QUARTER_TURNS)
-            weighed[asked[index]] = with_network(plausible[asked[index]], every_turn, adds=every_pit)
+            weighed[asked[index]] = with_network(plausible[asked[index]], every_turn, adds=cues_miss_seeds)
     return weighed
 
 

@@ -140,7 +140,7 @@ def with_network(plausible: dict[int, float], probabilities: np.ndarray, adds: b
     probabilities (raised to NETWORK_POWER), most likely first. The network may reorder them
     but, unless it `adds`, adds none: on a board unlike its renders it can be surely wrong (the
     synthetic boards' deep bowls), and the truth must stay in the distribution. Where the cues
-    are known to miss seeds (`WariProfile.start_pits_spotted`), it adds the counts it gives
+    are known to miss seeds (`WariProfile.cues_miss_seeds`), it adds the counts it gives
     ADDED_FROM or more, each at the chance of the cues' least likely count."""
     if adds:
         least = min(plausible.values())

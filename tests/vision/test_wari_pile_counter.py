@@ -163,7 +163,8 @@ def test_where_the_cues_miss_seeds_the_network_adds_the_counts_it_finds_likely()
     added = with_network(plausible, network, adds=True)
     assert set(added) == {2, 3, 4}
     # 4 comes in at the cues' least chance, 3's, so the network alone orders them.
-    assert next(iter(added)) == 4 and added[4] / added[3] == pytest.approx((0.7 / 0.3) ** wari_pile_counter.NETWORK_POWER, rel=0.01)
+    assert next(iter(added)) == 4
+    assert added[4] / added[3] == pytest.approx((0.7 / 0.3) ** wari_pile_counter.NETWORK_POWER, rel=0.01)
     assert sum(added.values()) == pytest.approx(1.0)
 
 
