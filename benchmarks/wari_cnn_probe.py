@@ -53,9 +53,9 @@ FURTHER_RATE = 1e-3  # its peak when training on from saved weights (--start)
 LOG_LOSS_FROM = 6  # the pits the log-loss is taken over: those of this many seeds or more
 
 
-def session_crops(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(crops N x 64 x 64 x 3, true counts N, `recognize`'s count posteriors N x 49) of every pit
-    of every position and game photo of a session."""
+def session_crops(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(crops N x 64 x 64 x 3, true counts N, `recognize`'s count posteriors N x 49, whether the
+    cues miss seeds on the board, N) of every pit of every position and game photo of a session."""
     _, profile, photos = session_photos(folder, None)
     calibrated = WariProfile.from_json(profile)
     crops, counts, posteriors = [], [], []
@@ -64,7 +64,7 @@ def session_crops(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         posteriors += region_posteriors(calibrated, working_frame(image))[1][:PIT_COUNT]
         crops += list(pit_crops(image, calibrated.geometry, list(range(PIT_COUNT))))
         counts += item["pits"]
-    return np.array(crops), np.array(counts), np.array(posteriors)
+    return np.array(crops), np.array(counts), np.array(posteriors), np.full(len(counts), calibrated.cues_miss_seeds)
 
 
 def varied(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -260,7 +260,7 @@ def main(argv: list[str]) -> int:
     tested = []
     for folder in args.test:
         try:
-            test_crops, test_counts, posteriors = session_crops(folder)
+            test_crops, test_counts, posteriors, cues_miss_seeds = session_crops(folder)
         except ArbiterError as error:
             print(f"{folder}: not tested, calibration failed: {error}")
             continue
@@ -270,31 +270,37 @@ def main(argv: list[str]) -> int:
                 np.mean([torch.softmax(network(torch.from_numpy(turned(inputs, turns))), dim=1).numpy() for network in networks], axis=0)
                 for turns in wari_pile_counter.QUARTER_TURNS
             ], axis=1)
-        tested.append((test_counts, posteriors, by_turn))
-        report_readings(str(folder), test_counts, posteriors, by_turn)
+        tested.append((test_counts, posteriors, by_turn, cues_miss_seeds))
+        report_readings(str(folder), test_counts, posteriors, by_turn, cues_miss_seeds)
     if len(tested) > 1:
         report_readings(f"all {len(tested)} tested sessions", *(np.concatenate(parts) for parts in zip(*tested)))
     return 0
 
 
-def report_readings(name: str, counts: np.ndarray, posteriors: np.ndarray, by_turn: np.ndarray) -> None:
-    """The network's (every quarter turn), the hand-made cues' and (as `recognize` combines them)
-    both readings of the pits."""
+def report_readings(
+    name: str, counts: np.ndarray, posteriors: np.ndarray, by_turn: np.ndarray, cues_miss_seeds: np.ndarray
+) -> None:
+    """The network's (every quarter turn), the hand-made cues' and (as `recognize` combines them,
+    on boards where the cues miss seeds too) both readings of the pits."""
     report(f"{name} network", counts, by_turn.mean(axis=1).argmax(axis=1))
     hand_made = [plausible_counts(p) for p in posteriors]
     report(f"{name} hand-made cues", counts, posteriors.argmax(axis=1), hand_made)
-    joint = [weighed_as_recognize_does(h, p, q) for h, p, q in zip(hand_made, posteriors, by_turn)]
+    joint = [weighed_as_recognize_does(*pit) for pit in zip(hand_made, posteriors, by_turn, cues_miss_seeds)]
     report(f"{name} both", counts, np.array([next(iter(counts)) for counts in joint]), joint)
 
 
-def weighed_as_recognize_does(plausible: dict[int, float], posterior: np.ndarray, by_turn: np.ndarray) -> dict[int, float]:
+def weighed_as_recognize_does(
+    plausible: dict[int, float], posterior: np.ndarray, by_turn: np.ndarray, cues_miss_seeds: bool
+) -> dict[int, float]:
     """A pit's plausible counts weighed with the network's readings (one row a quarter turn) as
     `recognize` weighs them: if the pit `needs_network`, at the first turn, and at every turn if
-    it `looks_again`."""
-    if not needs_network(posterior):
+    it `looks_again`; adding counts where the cues miss seeds."""
+    if not needs_network(posterior, cues_miss_seeds):
         return plausible
-    weighed = with_network(plausible, by_turn[0])
-    return with_network(plausible, by_turn.mean(axis=0)) if looks_again(weighed) else weighed
+    weighed = with_network(plausible, by_turn[0], adds=cues_miss_seeds)
+    if not looks_again(weighed):
+        return weighed
+    return with_network(plausible, by_turn.mean(axis=0), adds=cues_miss_seeds)
 
 
 def trained_on(torch, folders: list[Path], epochs: int, start: Path | None):

@@ -155,7 +155,7 @@ def _weighed_by_network(
     """The pits' plausible counts weighed with the pile counter's reading of the pits that need it
     (of every pit, and adding counts, where the cues miss seeds), at one quarter turn, and at
     every one of QUARTER_TURNS for those that look again."""
-    asked = np.flatnonzero([cues_miss_seeds or needs_network(p) for p in posteriors[: len(plausible)]])
+    asked = np.flatnonzero([needs_network(p, cues_miss_seeds) for p in posteriors[: len(plausible)]])
     if not len(asked):
         return plausible
     crops = pit_crops(image, geometry, asked.tolist())

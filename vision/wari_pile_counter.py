@@ -124,9 +124,10 @@ def _softmax(logits: np.ndarray) -> np.ndarray:
     return weights / weights.sum(axis=1, keepdims=True)
 
 
-def needs_network(posterior: np.ndarray) -> bool:
-    """Whether a pit's count posterior from the hand-made cues leaves a pile, or doubt, for the network."""
-    return float(posterior[PILE_FROM:].sum()) > PILE_CHANCE or float(posterior.max()) < UNSURE_BELOW
+def needs_network(posterior: np.ndarray, cues_miss_seeds: bool = False) -> bool:
+    """Whether a pit's count posterior from the hand-made cues leaves a pile, or doubt, for the
+    network; on a board where the cues miss seeds (`WariProfile.cues_miss_seeds`), every pit does."""
+    return cues_miss_seeds or float(posterior[PILE_FROM:].sum()) > PILE_CHANCE or float(posterior.max()) < UNSURE_BELOW
 
 
 def looks_again(weighed: dict[int, float]) -> bool:
