@@ -8,8 +8,9 @@ Each DIR is a session the renderer wrote, its folder named by style and session 
 session's board and camera again, so each pit's and store's rim on the board top can be
 projected into the frame exactly; the profile `arbiter calibrate wari` makes from the session's
 start photo is compared with it. Prints, per session and pooled, for pits and stores apart:
-the worst and mean overlap (intersection over union of the calibrated outline and the true one)
-and the worst centre error in true pit radii. The recogniser counts seeds inside these outlines
+the worst and mean overlap (intersection over union of the calibrated outline and the true one),
+the worst centre error in true pit radii, and the range of sizes (the calibrated outline's mean
+reach from its centre over the true one's). The recogniser counts seeds inside these outlines
 and the pile counter reads crops centred on them, so an outline off the rim loses seeds.
 """
 from __future__ import annotations
