@@ -458,14 +458,21 @@ def camera_rays(camera: Camera, pixels: np.ndarray) -> np.ndarray:
     return normalised(local @ camera.axes.T)
 
 
+def projected(camera: Camera, points: np.ndarray) -> np.ndarray:
+    """Frame positions (N x 2) of world points (N x 3) in front of the camera."""
+    local = (points - camera.position) @ camera.axes
+    width, height = FRAME_SIZE
+    return np.column_stack([
+        local[:, 0] / local[:, 2] * camera.focal + (width - 1) / 2,
+        local[:, 1] / local[:, 2] * camera.focal + (height - 1) / 2,
+    ])
+
+
 def rays_near(camera: Camera, pixels: np.ndarray, centre: np.ndarray, radius: float) -> np.ndarray:
     """Indices of the rays (their pixels sorted by row) that may pass within `radius` of
     `centre`: those inside the image box of the cube around that sphere."""
     corners = centre + radius * np.array([[x, y, z] for x in (-1, 1) for y in (-1, 1) for z in (-1, 1)])
-    local = (corners - camera.position) @ camera.axes
-    width, height = FRAME_SIZE
-    box_x = local[:, 0] / local[:, 2] * camera.focal + (width - 1) / 2
-    box_y = local[:, 1] / local[:, 2] * camera.focal + (height - 1) / 2
+    box_x, box_y = projected(camera, corners).T
     first, last = np.searchsorted(pixels[:, 1], [box_y.min(), box_y.max()], side="left")
     columns = pixels[first:last, 0]
     return first + np.flatnonzero((columns >= box_x.min()) & (columns <= box_x.max()))

@@ -40,21 +40,12 @@ def style_and_number(folder: Path) -> tuple[str, int]:
     return style, int(name[len(style):])
 
 
-def projected(camera: render.Camera, points: np.ndarray) -> np.ndarray:
-    """Image pixels of board-top points (N x 2, mm)."""
-    local = (np.column_stack([points, np.zeros(len(points))]) - camera.position) @ camera.axes
-    width, height = render.FRAME_SIZE
-    return np.column_stack([
-        local[:, 0] / local[:, 2] * camera.focal + (width - 1) / 2,
-        local[:, 1] / local[:, 2] * camera.focal + (height - 1) / 2,
-    ])
-
-
 def true_rims(session: render.Session) -> list[np.ndarray]:
     """Every region's rim in the frame, in contract order (pits, South's store, North's store)."""
     angles = np.linspace(0, 2 * np.pi, RIM_POINTS, endpoint=False)
     circle = np.column_stack([np.cos(angles), np.sin(angles)])
-    return [projected(session.camera, hollow.centre[:2] + circle * hollow.rim) for hollow in session.board.hollows]
+    rims = [hollow.centre[:2] + circle * hollow.rim for hollow in session.board.hollows]
+    return [render.projected(session.camera, np.column_stack([rim, np.zeros(len(rim))])) for rim in rims]
 
 
 def overlap(first: np.ndarray, second: np.ndarray) -> float:
