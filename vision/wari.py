@@ -48,7 +48,7 @@ class WariProfile:
     counts: CountModel
     spotters: tuple[SeedSpotter, ...]  # none: counting by seed area alone
     board_top: np.ndarray  # Lab colours of the board top between the pits (NaN: not seen)
-    start_pits_spotted: int = PIT_COUNT  # the start photo's pits in which the spotters found all 4 seeds
+    start_pits_spotted: int  # the start photo's pits in which the spotters found all 4 seeds
 
     @property
     def cues_miss_seeds(self) -> bool:
