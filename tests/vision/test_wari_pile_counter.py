@@ -129,20 +129,24 @@ def test_recognize_reads_a_pile_at_every_quarter_turn_only_while_one_look_leaves
     plain = recognize(image, nicker)
     pile = int(np.argmax(PILES))
     first_count, later_count = sorted(plain.regions[pile], key=lambda n: -plain.regions[pile][n])[:2]
-    asked = []
 
-    def reading(crops, quarter_turns):
-        asked.append((len(crops), tuple(quarter_turns)))
-        probabilities = np.full((len(crops), 25), 1e-6)
-        if tuple(quarter_turns) == QUARTER_TURNS[:1]:
-            probabilities[:, first_count] = 1.0
-            probabilities[:, later_count] = 1e-6 if first_look_sure else 1.0
-        else:
-            probabilities[:, later_count] = 1.0
-        return probabilities / probabilities.sum(axis=1, keepdims=True)
+    def read_with(later_turns_agree: bool):
+        asked = []
 
-    monkeypatch.setattr(wari, "count_probabilities", reading)
-    read = recognize(image, nicker)
+        def reading(crops, quarter_turns):
+            asked.append((len(crops), tuple(quarter_turns)))
+            probabilities = np.full((len(crops), 25), 1e-6)
+            if tuple(quarter_turns) == QUARTER_TURNS[:1] or not later_turns_agree:
+                probabilities[:, first_count] = 1.0
+                probabilities[:, later_count] = 1e-6 if first_look_sure else 1.0
+            else:
+                probabilities[:, later_count] = 1.0
+            return probabilities / probabilities.sum(axis=1, keepdims=True)
+
+        monkeypatch.setattr(wari, "count_probabilities", reading)
+        return recognize(image, nicker), asked
+
+    read, asked = read_with(later_turns_agree=True)
     first_pits = asked[0][0]
     assert asked[0][1] == QUARTER_TURNS[:1] and first_pits >= sum(n >= 5 for n in PILES)
     if first_look_sure:
@@ -150,9 +154,10 @@ def test_recognize_reads_a_pile_at_every_quarter_turn_only_while_one_look_leaves
         assert read.pits[pile] == first_count
     else:
         # The pile is in doubt after the first look, so it is read at the other turns, whose
-        # readings then outweigh the first (three turns to one).
+        # readings then count: more than where they only repeat the first look.
         assert len(asked) == 2 and asked[1][1] == QUARTER_TURNS[1:] and 1 <= asked[1][0] <= first_pits
-        assert read.pits[pile] == later_count
+        echoed, _ = read_with(later_turns_agree=False)
+        assert read.regions[pile][later_count] > echoed.regions[pile][later_count] + 0.1
 
 
 def test_where_the_cues_miss_seeds_the_network_adds_the_counts_it_finds_likely():
