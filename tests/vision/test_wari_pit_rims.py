@@ -19,9 +19,9 @@ def board_geometry(shift=(0.0, 0.0), pit_radius=0.4) -> BoardGeometry:
     return BoardGeometry(tuple((moved / moved[2, 2]).reshape(-1)), FRAME, 1.15, pit_radius, 1.05, 0.45, 0.95)
 
 
-def photo(truth: BoardGeometry, seed_reach: float, rng: np.random.Generator) -> np.ndarray:
+def photo(truth: BoardGeometry, seed_reach: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Wood with grain, each pit a bowl lit from one side, its 4 dark-rimmed seeds pushed to one
-    side, reaching `seed_reach` pitches from the pit's middle."""
+    side, reaching `seed_reach` pitches from the pit's middle; and the seeds' mask."""
     image = np.empty((FRAME[1], FRAME[0], 3), np.float32)
     image[:] = (40, 95, 160)
     for row in range(0, FRAME[1], 9):
@@ -35,6 +35,7 @@ def photo(truth: BoardGeometry, seed_reach: float, rng: np.random.Generator) -> 
     lit = cv2.GaussianBlur(lit, (0, 0), 8)
     image[bowls > 0] = (np.array([20, 50, 95]) + lit[bowls > 0, None] * np.array([15, 30, 45]))
     image += rng.normal(0, 4, image.shape).astype(np.float32)
+    seeds = np.zeros(image.shape[:2], np.uint8)
     for pit in range(PIT_COUNT):
         centre = np.array(truth.centre_in_board(pit))
         side = rng.uniform(0, 2 * np.pi)
@@ -44,7 +45,8 @@ def photo(truth: BoardGeometry, seed_reach: float, rng: np.random.Generator) -> 
             outline = truth.to_image(middle + 0.15 * np.column_stack([np.cos(a := np.linspace(0, 2 * np.pi, 24)), 0.7 * np.sin(a)]))
             cv2.fillPoly(image, [np.round(outline).astype(np.int32)], (150, 160, 150), cv2.LINE_AA)
             cv2.polylines(image, [np.round(outline).astype(np.int32)], True, (40, 50, 40), 2, cv2.LINE_AA)
-    return np.clip(image, 0, 255).astype(np.uint8)
+            cv2.fillPoly(seeds, [np.round(outline).astype(np.int32)], 1)
+    return np.clip(image, 0, 255).astype(np.uint8), seeds
 
 
 def pit_centres(geometry: BoardGeometry) -> np.ndarray:
@@ -55,8 +57,8 @@ def pit_centres(geometry: BoardGeometry) -> np.ndarray:
 @pytest.mark.parametrize("shift", [(0.1, -0.07), (-0.06, 0.09)])
 def test_pits_land_on_their_rims_from_off_centre_seeds(shift, seed_reach):
     truth = board_geometry()
-    image = photo(truth, seed_reach, np.random.default_rng(int(100 * seed_reach)))
-    found = _pits_on_their_rims(board_geometry(shift, pit_radius=0.48), _lightness_edges(image), 1.0)
+    image, seeds = photo(truth, seed_reach, np.random.default_rng(int(100 * seed_reach)))
+    found = _pits_on_their_rims(board_geometry(shift, pit_radius=0.48), _lightness_edges(image), 1.0, seeds)
     misses = np.linalg.norm(pit_centres(found) - pit_centres(truth), axis=1) / (truth.pit_radius * PITCH_PX)
     assert misses.max() < 0.1, misses.round(2)
     assert found.pit_radius == pytest.approx(truth.pit_radius, abs=0.015)
