@@ -505,11 +505,12 @@ def _learn_colours(frame: np.ndarray, geometry: BoardGeometry, seed_mask: np.nda
         cv2.fillPoly(pit_middles, [np.round(geometry.outline_in_image(region, scale, _RIM_BAND)).astype(np.int32)], 1)
     board = np.zeros((height, width), np.uint8)
     cv2.fillPoly(board, [np.round(_board_outline(geometry, scale)).astype(np.int32)], 1)
-    # Start seeds gather in the middle of their pits: a pit's outer band shows its bowl's wood in
-    # light and in shade.
-    wood = (board > 0) & (pit_middles == 0)
+    # The board top shows the wood in light; start seeds gather in the middle of their pits, so a
+    # pit's outer band shows its bowl's wood in shade too, but a seed may reach into it.
+    top = (board > 0) & (pits == 0)
+    bowl_bands = (pits > 0) & (pit_middles == 0)
     # A seed's outline blends its colour with the wood's: those pixels stay seed beside the seed.
-    unlike_wood = seed_mask & _unlike_wood(frame, wood).astype(np.uint8)
+    unlike_wood = seed_mask & _unlike_wood(frame, top, bowl_bands).astype(np.uint8)
     seed_mask = seed_mask & cv2.dilate(unlike_wood, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     near_seed = cv2.dilate(seed_mask, np.ones((5, 5), np.uint8)) & pits
     core_seed = cv2.erode(seed_mask, np.ones((3, 3), np.uint8)) & pits
@@ -519,22 +520,25 @@ def _learn_colours(frame: np.ndarray, geometry: BoardGeometry, seed_mask: np.nda
     return SeedColourModel.learn(seeds, board_pixels)
 
 
-def _unlike_wood(frame: np.ndarray, wood: np.ndarray) -> np.ndarray:
+def _unlike_wood(frame: np.ndarray, top: np.ndarray, bowl_bands: np.ndarray) -> np.ndarray:
     """Pixels whose colour lies off the wood's colours at their own lightness.
 
     Shade moves the wood's colour along one path through Lab (darker, and towards the colour of
-    the light that reaches the shade); the path is traced from the wood's pixels as the median
-    a, b per lightness band. A pixel is off it when it lies further from that median than
-    _WOOD_SPREAD times the distance most of that band's wood pixels keep.
+    the light that reaches the shade); the path is traced as the median a, b per lightness band
+    of the board top's pixels or the bowls' outer bands', whichever shows more of that band. A
+    pixel is off it when it lies further from that median than _WOOD_SPREAD times the distance
+    most of that band's wood pixels keep.
     """
     lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB).astype(np.float32)
     band = (lab[..., 0] // _LIGHTNESS_BAND).astype(int)
     bands = 256 // _LIGHTNESS_BAND
-    wood_band, wood_ab = band[wood], lab[..., 1:][wood]
+    samples = [(band[wood], lab[..., 1:][wood]) for wood in (top, bowl_bands)]
     median = np.full((bands, 2), np.nan)
     spread = np.full(bands, np.nan)
     for index in range(bands):
-        chroma = wood_ab[wood_band == index]
+        # Whichever shows more of the band: seeds reaching into the bowls' bands are a few of
+        # their pixels there, and many where the top shows the same lightness.
+        chroma = max((ab[wood_band == index] for wood_band, ab in samples), key=len)
         if len(chroma) >= _BAND_PIXELS:
             median[index] = np.median(chroma, axis=0)
             spread[index] = np.percentile(np.linalg.norm(chroma - median[index], axis=1), 90)
