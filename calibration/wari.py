@@ -431,8 +431,8 @@ def _offsets(reach: float, step: float) -> np.ndarray:
 
 def _rim_ridge(edges: np.ndarray, geometry: BoardGeometry, scale: float, centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
     """How much each circle (board-frame centre x radius, len(centres) x len(radii)) stands out
-    as a rim: the median edge strength around it against that around circles 0.8 and 1.2 times
-    as wide."""
+    as a rim: the edge strength most of the way around it (`_RIM_QUANTILE`) against that around
+    circles 0.8 and 1.2 times as wide."""
     rings = np.array([0.8, 1.0, 1.2])
     points = (
         centres[:, None, None, None, :]
@@ -444,8 +444,8 @@ def _rim_ridge(edges: np.ndarray, geometry: BoardGeometry, scale: float, centres
         edges, image[:, 0].reshape(-1, len(_RIM_DIRECTIONS)), image[:, 1].reshape(-1, len(_RIM_DIRECTIONS)),
         cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0,
     )
-    medians = np.percentile(samples.reshape(points.shape[:-1]), _RIM_QUANTILE, axis=-1)
-    return medians[..., 1] - 0.5 * (medians[..., 0] + medians[..., 2])
+    strengths = np.percentile(samples.reshape(points.shape[:-1]), _RIM_QUANTILE, axis=-1)
+    return strengths[..., 1] - 0.5 * (strengths[..., 0] + strengths[..., 2])
 
 
 def _with(geometry: BoardGeometry, **changes) -> BoardGeometry:
