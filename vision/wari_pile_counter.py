@@ -32,7 +32,8 @@ NETWORK_FILE = Path(__file__).parent / "data" / "wari_pile_counter.onnx"
 # the tilted camera S0 seq017's pile of 10 read 9 at 0.97 (weighed) at the first turn and 10 at
 # two of the other three, a false alarm in bench_tracker.
 # The network now shipped is the session-30 network trained 4 more epochs on 60 more renders
-# (session 31), then 4 more on 56 more (session 32).
+# (session 31), then 4 more on 56 more (session 32), then 5 more on 126 renders' crops cut
+# around the pits' rims, where calibration has placed them since session 36.
 QUARTER_TURNS = (0, 1, 2, 3)
 LOOK_AGAIN_BELOW = 0.98
 # The network's say: pits where the hand-made cues give 4 or more seeds this much chance, its
