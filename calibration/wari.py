@@ -58,13 +58,11 @@ _SPOT_AGREEMENT = 10
 # second share, the photo is a board whose one pit's seeds hardly show.
 _ALIKE_PITS = 0.35
 _FAINT_PIT = 0.15
-# Wood colours: a pit's band inside its rim (as a share of its radius), lightness bands of this
-# many Lab units holding at least this many wood pixels, and how far beyond the usual spread of
-# a band's colours a seed's colour must lie.
-_RIM_BAND = 0.8
 # How far (in pitches) a pit's circle may move from its seeds' centre onto its rim (the seed
 # clusters' centres lie up to 0.36 pit radii, 0.15 pitches, off the true rims' centres on 60
-# renders), the steps it moves by, coarse then fine, and the directions each circle is sampled in.
+# renders), the steps it moves by, coarse then fine, and the directions each circle is sampled in;
+# the passes, the share of edge strength a rim keeps all round and the share of seeds a circle
+# holds are told in `_pits_on_their_rims`.
 _RIM_REACH = 0.14
 _RIM_STEPS = (0.02, 0.005)
 _RIM_PASSES = 2
@@ -73,6 +71,10 @@ _SEEDS_HELD = 0.97
 _PIT_RADII = np.arange(0.3, 0.5, 0.005)  # pitches
 _RIM_ANGLES = np.linspace(0, 2 * np.pi, 72, endpoint=False)
 _RIM_DIRECTIONS = np.column_stack([np.cos(_RIM_ANGLES), np.sin(_RIM_ANGLES)])
+# Wood colours: a pit's band inside its rim (as a share of its radius), lightness bands of this
+# many Lab units holding at least this many wood pixels, and how far beyond the usual spread of
+# a band's colours a seed's colour must lie.
+_RIM_BAND = 0.8
 _LIGHTNESS_BAND = 8
 _BAND_PIXELS = 30
 _WOOD_SPREAD = 1.5
@@ -413,7 +415,9 @@ def _seeds_by_pit(geometry: BoardGeometry, centres: np.ndarray, points: np.ndarr
     return [on_board[near & (nearest == pit)] for pit in range(PIT_COUNT)]
 
 
-def _held_ridge(edges, geometry, scale, centres: np.ndarray, radii: np.ndarray, seeds: np.ndarray) -> np.ndarray:
+def _held_ridge(
+    edges: np.ndarray, geometry: BoardGeometry, scale: float, centres: np.ndarray, radii: np.ndarray, seeds: np.ndarray
+) -> np.ndarray:
     """`_rim_ridge` of each circle, far below any ridge where the circle leaves out more of the
     pit's start seeds than `_SEEDS_HELD` allows."""
     ridges = _rim_ridge(edges, geometry, scale, centres, radii)
@@ -536,8 +540,8 @@ def _unlike_wood(frame: np.ndarray, top: np.ndarray, bowl_bands: np.ndarray) -> 
     median = np.full((bands, 2), np.nan)
     spread = np.full(bands, np.nan)
     for index in range(bands):
-        # Whichever shows more of the band: seeds reaching into the bowls' bands are a few of
-        # their pixels there, and many where the top shows the same lightness.
+        # Whichever shows more of this lightness: where the top shows it too, the few pixels of
+        # seeds reaching into the bowls' bands are outnumbered.
         chroma = max((ab[wood_band == index] for wood_band, ab in samples), key=len)
         if len(chroma) >= _BAND_PIXELS:
             median[index] = np.median(chroma, axis=0)
