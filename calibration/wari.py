@@ -47,7 +47,7 @@ _START_MISREADS = 1
 # soft). No threshold both accepts that nut and refuses the pit of 3; 0.05 refuses both, asking
 # for every seed in view (docs/vision-wari.md, sessions 27-28 and 36).
 _SECOND_WITNESS = 0.05
-# The quarter turns the witness reads a pit at: the two its threshold was measured with (sessions 31-33).
+# The quarter turns the witness reads a pit at: the two its threshold was measured with (sessions 31-33, 36).
 _WITNESS_TURNS = (0, 1)
 # Glint windows tried, as shares of the seed diameter the start photo's area gives, in order of
 # preference.
@@ -347,9 +347,10 @@ def _fit_geometry(centres: np.ndarray, image_size: tuple[int, int], frame: np.nd
     row_spacing = float(np.linalg.norm(middle[1] - middle[0]) / np.linalg.norm(middle[3] - middle[2]))
     homography, _ = cv2.findHomography(_board_points(row_spacing), ordered, 0)
     geometry = BoardGeometry(tuple(homography.reshape(-1)), image_size, row_spacing, 0.4, 1.2, 0.45, 0.9 * row_spacing)
-    geometry = _pits_on_their_rims(geometry, _lightness_edges(frame), scale, seed_mask)
+    edges = _lightness_edges(frame)
+    geometry = _pits_on_their_rims(geometry, edges, scale, seed_mask)
     pit_radius = geometry.pit_radius
-    edges = _edge_strength(frame, seed_mask)
+    edges = _away_from_seeds(edges, seed_mask)
     stores = (PIT_COUNT, PIT_COUNT + 1)
     best = max(
         (
@@ -462,11 +463,9 @@ def _lightness_edges(frame: np.ndarray) -> np.ndarray:
     return cv2.magnitude(cv2.Sobel(lightness, cv2.CV_32F, 1, 0), cv2.Sobel(lightness, cv2.CV_32F, 0, 1))
 
 
-def _edge_strength(frame: np.ndarray, seed_mask: np.ndarray) -> np.ndarray:
-    """Lightness edges away from seeds."""
-    edges = _lightness_edges(frame)
-    edges[cv2.dilate(seed_mask, np.ones((7, 7), np.uint8)) > 0] = 0
-    return edges
+def _away_from_seeds(edges: np.ndarray, seed_mask: np.ndarray) -> np.ndarray:
+    """A copy of the edges with those on and beside seeds left out."""
+    return np.where(cv2.dilate(seed_mask, np.ones((7, 7), np.uint8)) > 0, 0, edges).astype(edges.dtype)
 
 
 def _rim_contrast(edges: np.ndarray, geometry: BoardGeometry, scale: float, regions, **layout) -> float:
