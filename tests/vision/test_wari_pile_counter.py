@@ -105,9 +105,11 @@ def test_a_pile_takes_the_networks_reading_among_its_plausible_counts(nicker, mo
 
 def test_only_a_posterior_sure_of_a_count_under_4_is_left_to_the_hand_made_cues():
     posterior = np.zeros(49)
-    posterior[[2, 3, 4]] = [0.04, 0.92, 0.04]
+    posterior[[2, 3, 4]] = [0.005, 0.99, 0.005]
     assert not needs_network(posterior)
     assert needs_network(posterior, cues_miss_seeds=True)  # a board whose cues lose seeds: every pit
+    posterior[[2, 3, 4]] = [0.01, 0.96, 0.03]  # a pit of 4 whose fourth seed hides from the cues
+    assert needs_network(posterior)
     posterior[[2, 3, 4]] = [0.2, 0.7, 0.1]  # small, but in doubt
     assert needs_network(posterior)
     posterior[[2, 3, 4, 5]] = [0.0, 0.04, 0.92, 0.04]  # sure of 4: the network may still find a fifth seed
