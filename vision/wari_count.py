@@ -12,6 +12,7 @@ ones are left to the hiding law, and the count's own error grows with the seeds 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -50,7 +51,8 @@ _COMMON_PILE = 8
 _PILE_DECAY = 4.0
 # A spot count off by more than hiding and one slip explain: a hand's edge, a seed mid-roll.
 _SPOT_OUTLIER = 0.003
-_LOG_FACTORIAL = np.cumsum(np.log(np.maximum(np.arange(MAX_SEEDS + 1), 1)))
+_COUNTS = np.arange(MAX_SEEDS + 1, dtype=np.float64)
+_LOG_FACTORIAL = np.cumsum(np.log(np.maximum(_COUNTS, 1)))
 # The lamp's glare on a bare pit floor takes seed-like colours: up to this many seeds' worth
 # of area in an empty pit (0.9 on the bench, more under a warmer lamp).
 _FLOOR_GLARE = 1.5
@@ -148,28 +150,27 @@ class CountModel:
         """Probability of each count 0..MAX_SEEDS given the region's seed pixels and its spotted
         seeds, counted as lying apart and as crowded (if counted; `spot_slip` is the chance that a
         spot count is one off; `finds_buried`: the crowded count includes half-buried seeds)."""
-        counts = np.arange(MAX_SEEDS + 1, dtype=np.float64)
-        log_joint = _LOG_FLOOR_WEIGHTS + self._area_log_likelihood(region, counts, seed_pixels, _FLOOR_SHARES)
+        log_joint = _LOG_FLOOR_WEIGHTS + self._area_log_likelihood(region, _COUNTS, seed_pixels, _FLOOR_SHARES)
         if spots is not None:
-            log_joint = log_joint + self._spots_log_likelihood(region, counts, spots, spot_slip, finds_buried, _FLOOR_SHARES)
+            log_joint = log_joint + self._spots_log_likelihood(region, spots, spot_slip, finds_buried, _FLOOR_SHARES)
         log_posterior = np.logaddexp.reduce(log_joint, axis=0)
-        log_posterior -= np.maximum(counts - _COMMON_PILE, 0) / _PILE_DECAY
+        log_posterior -= np.maximum(_COUNTS - _COMMON_PILE, 0) / _PILE_DECAY
         weights = np.exp(log_posterior - log_posterior.max())
         return weights / weights.sum()
 
     def _spots_log_likelihood(
-        self, region: int, counts: np.ndarray, spots: tuple[float, float], slip: float, finds_buried: bool, fill: np.ndarray
+        self, region: int, spots: tuple[float, float], slip: float, finds_buried: bool, fill: np.ndarray
     ) -> np.ndarray:
         """The spots counted as lying apart and as crowded, on floors holding `fill` (a column)
         times the capacity: mostly the count that `is_crowded` judges to fit, a little the other."""
         apart, crowded = spots
         # Both windows agreeing: no sign that the seeds pile, so little hides short of the floor.
         unpiled = apart == crowded
-        as_apart = self._spot_log_likelihood(region, counts, apart, slip, fill * _FILL_UNCERTAINTY**-0.5, unpiled=unpiled)
+        as_apart = self._spot_log_likelihood(region, apart, slip, fill * _FILL_UNCERTAINTY**-0.5, unpiled=unpiled)
         # Seeds found half buried leave only the wholly hidden ones to the hiding law: no need to
         # allow for lumps by assuming a tighter packing.
         packing = fill if finds_buried else fill * _FILL_UNCERTAINTY**-0.5
-        as_crowded = self._spot_log_likelihood(region, counts, crowded, slip, packing, crowded=True, unpiled=unpiled)
+        as_crowded = self._spot_log_likelihood(region, crowded, slip, packing, crowded=True, unpiled=unpiled)
         if self.is_crowded(region, apart, crowded):
             judged, passed_over, doubt = as_crowded, as_apart, _SWITCH_DOUBT
         else:
@@ -199,15 +200,22 @@ class CountModel:
     def _spot_log_likelihood(
         self,
         region: int,
-        counts: np.ndarray,
         spots: float,
         slip: float,
         packing: np.ndarray,
         crowded: bool = False,
         unpiled: bool = False,
     ) -> np.ndarray:
-        """Spots show every seed but the hidden ones, now and then one too few or too many (more
-        often in a crowded pile).
+        """Spots show every seed but the hidden ones (`_hidden_law`), now and then one too few or
+        too many (more often in a crowded pile); for each count 0..MAX_SEEDS (across) on each floor."""
+        hidden = _COUNTS[:, None]
+        shown = _COUNTS[None, :] - hidden
+        exact = _miscount_probability(spots - shown, shown) if crowded else shown == spots
+        match = (1 - slip) * exact + np.where(np.abs(shown - spots) == 1, slip / 2, 0.0)
+        return np.log((_hidden_law(self, region, tuple(packing.ravel()), unpiled) * match).sum(axis=1) + _SPOT_OUTLIER)
+
+    def hidden_law(self, region: int, packing: np.ndarray, unpiled: bool) -> np.ndarray:
+        """Chance of each number of hidden seeds (down) for each count (across), on each floor.
 
         Hidden seeds follow a Poisson law whose mean is what the floor's capacity leaves hidden if
         the seeds pack `packing` times as loose as assumed: somewhat tighter (halfway to the packing
@@ -215,18 +223,14 @@ class CountModel:
         lowers the count; as assumed where half-buried seeds are spotted too. `unpiled`: nothing
         shows the seeds pile, so below _PILE_ONSET of the floor hardly any seed hides.
         """
-        hidden_mean = counts - self.expected_visible(region, counts, packing)
+        hidden_mean = _COUNTS - self.expected_visible(region, _COUNTS, packing)
         if unpiled:
             onset = _PILE_ONSET * packing * self.capacity[region]
-            hidden_mean = hidden_mean * np.minimum(1.0, counts / onset) ** _PILE_ONSET_POWER
+            hidden_mean = hidden_mean * np.minimum(1.0, _COUNTS / onset) ** _PILE_ONSET_POWER
         # Axes: packing (one per floor), hidden seeds, count.
-        hidden = np.arange(MAX_SEEDS + 1)[:, None]
+        hidden = _COUNTS[:, None]
         hidden_mean = hidden_mean[:, None, :]
-        log_hidden = hidden * np.log(np.maximum(hidden_mean, 1e-9)) - hidden_mean - _LOG_FACTORIAL[:, None]
-        shown = counts[None, :] - hidden
-        exact = _miscount_probability(spots - shown, shown) if crowded else shown == spots
-        match = (1 - slip) * exact + np.where(np.abs(shown - spots) == 1, slip / 2, 0.0)
-        return np.log((np.exp(log_hidden) * match).sum(axis=1) + _SPOT_OUTLIER)
+        return np.exp(hidden * np.log(np.maximum(hidden_mean, 1e-9)) - hidden_mean - _LOG_FACTORIAL[:, None])
 
     def _visible_with_packing_doubt(self, region: int, counts: np.ndarray, fill: float) -> tuple[np.ndarray, np.ndarray]:
         """Expected visible seeds on a floor holding `fill` times the capacity, and how far that
@@ -254,6 +258,15 @@ class CountModel:
         if len(seed_area) != REGION_COUNT or len(capacity) != REGION_COUNT or min(seed_area + capacity) <= 0 or spread <= 0:
             raise ArbiterError("the Wari profile's seed counts are malformed; calibrate again")
         return cls(seed_area, capacity, spread)
+
+
+@lru_cache(maxsize=256)
+def _hidden_law(model: CountModel, region: int, packing: tuple[float, ...], unpiled: bool) -> np.ndarray:
+    # A profile's regions share a few packings and the law needs no spots: worked out once per
+    # profile instead of at every frame, it saves about a third of the posteriors' time.
+    law = model.hidden_law(region, np.array(packing)[:, None], unpiled)
+    law.flags.writeable = False  # shared by every later call
+    return law
 
 
 def _miscount_probability(error: np.ndarray, shown: np.ndarray) -> np.ndarray:

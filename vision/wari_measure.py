@@ -107,7 +107,7 @@ class SeedSpotter:
     @staticmethod
     def glint_centres(glints: np.ndarray) -> np.ndarray:
         """Nx2 centres (x, y) of the labelled glints 1..N, in pixels."""
-        ys, xs = np.nonzero(glints)
+        xs, ys = _set_pixels((glints > 0).astype(np.uint8))
         return _label_centres(glints[ys, xs], xs, ys, int(glints.max()) if glints.size else 0)
 
     def _with_buried_seeds(
@@ -135,7 +135,8 @@ class SeedSpotter:
         if bowls is not None:
             # Only candidates' centres: the background's is NaN when no pixel is background.
             buried[buried] = _inside(bowls, centres[buried])
-        mean_lightness = np.bincount(patches.ravel(), lightness.ravel().astype(np.float64), count) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
+        in_patch = left > 0
+        mean_lightness = np.bincount(patches[in_patch], lightness[in_patch], count) / np.maximum(stats[:, cv2.CC_STAT_AREA], 1)
         seed_lightness = float(np.median(lightness[solid > 0])) if solid.any() else 0.0
         shaded = buried & (mean_lightness < _SHADED_LIGHTNESS * seed_lightness) & (stats[:, cv2.CC_STAT_AREA] < _SHADED_SHARE * seed_area)
         clear = buried & ~shaded
@@ -157,8 +158,7 @@ class SeedSpotter:
         count, labels = cv2.connectedComponents(cv2.dilate(peaks, np.ones((3, 3), np.uint8)))
         # Equal maxima apart but within one window (a ring around a bead's highlight, which is not
         # seed-coloured) are one peak too: keep the first of them.
-        found = cv2.findNonZero(peaks)  # much faster than np.nonzero on a sparse image
-        xs, ys = (found.reshape(-1, 2).T if found is not None else (np.zeros(0, np.intp),) * 2)
+        xs, ys = _set_pixels(peaks)
         centres = _label_centres(labels[ys, xs], xs, ys, count - 1)  # row k: label k + 1
         close = np.triu(np.linalg.norm(centres[:, None] - centres[None], axis=2) < window.shape[0] / 2, 1)
         if not close.any():
@@ -195,6 +195,13 @@ class SeedSpotter:
         ):
             raise ArbiterError("the Wari profile's seed spotter is malformed; calibrate again")
         return spotter
+
+
+def _set_pixels(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(xs, ys) of an 8-bit image's nonzero pixels, in raster order, as np.nonzero gives them
+    (but several times faster on a sparse image)."""
+    found = cv2.findNonZero(image)
+    return found.reshape(-1, 2).T if found is not None else (np.zeros(0, np.intp),) * 2
 
 
 def _label_centres(labels: np.ndarray, xs: np.ndarray, ys: np.ndarray, count: int) -> np.ndarray:
@@ -270,14 +277,13 @@ def measure_regions(
     return RegionMeasures(seed_pixels, *counts, unknown_share, visible_share)
 
 
-def count_crowded(labels: np.ndarray, apart_count: int) -> int:
-    """Seeds a crowded count finds among `labels` (a region's crowded labels): glints and clear
-    half-buried patches, and shaded patches too once those already find more seeds than the count
-    as lying apart (the seeds pile, so a dark patch may be a seed in the pile's shadow; otherwise
-    it is the crevice between seeds lying side by side)."""
-    found = np.unique(labels)
-    clear = np.count_nonzero(found > 0)
-    return clear + np.count_nonzero(found < 0) if _shaded_are_seeds(labels, apart_count) else clear
+def count_crowded(spotted: np.ndarray, apart_count: int) -> int:
+    """Seeds a crowded count finds among `spotted` (a region's distinct crowded labels): glints and
+    clear half-buried patches, and shaded patches too once those already find more seeds than the
+    count as lying apart (the seeds pile, so a dark patch may be a seed in the pile's shadow;
+    otherwise it is the crevice between seeds lying side by side)."""
+    clear = np.count_nonzero(spotted > 0)
+    return clear + np.count_nonzero(spotted < 0) if _shaded_are_seeds(spotted, apart_count) else clear
 
 
 def crevice_pixels(measured: RegionMask, crowded: np.ndarray, spotted: np.ndarray, apart_count: int) -> int:
@@ -290,11 +296,11 @@ def crevice_pixels(measured: RegionMask, crowded: np.ndarray, spotted: np.ndarra
     return int(np.count_nonzero(measured.pixels(crowded) < 0))
 
 
-def _shaded_are_seeds(labels: np.ndarray, apart_count: int) -> bool:
+def _shaded_are_seeds(spotted: np.ndarray, apart_count: int) -> bool:
     """Whether a region's shaded patches are seeds in a pile's shadow rather than crevices between
-    seeds lying side by side: the glints and clear patches among its crowded `labels` already
-    find more seeds than the count as lying apart."""
-    return np.count_nonzero(np.unique(labels) > 0) > apart_count
+    seeds lying side by side: the glints and clear patches among its distinct crowded labels
+    `spotted` already find more seeds than the count as lying apart."""
+    return np.count_nonzero(spotted > 0) > apart_count
 
 
 def _labels_in(mask: RegionMask, labels: np.ndarray) -> int:
@@ -331,6 +337,7 @@ def _bowls(geometry: BoardGeometry, frame_size: tuple[int, int]) -> np.ndarray:
     return inside[y0:y1, x0:x1]
 
 
+@lru_cache(maxsize=512)
 def _expected_area(geometry: BoardGeometry, region: int, frame_width: int) -> float:
     """The region's area if it lay wholly inside the frame (its polygon's area)."""
     outline = geometry.outline_in_image(region, frame_width / geometry.image_size[0], PIT_SHRINK)

@@ -102,9 +102,12 @@ def pit_crops(image: np.ndarray, geometry: BoardGeometry, pits: list[int]) -> np
 def standardised(crops: np.ndarray) -> np.ndarray:
     """N x 3 x CROP x CROP floats, each crop's channels at mean 0 and spread 1: the lamp's colour
     and brightness say nothing about the count."""
-    values = crops.astype(np.float32) / 255
-    mean, spread = values.mean(axis=(1, 2), keepdims=True), values.std(axis=(1, 2), keepdims=True) + 1e-3
-    return np.ascontiguousarray(np.transpose((values - mean) / spread, (0, 3, 1, 2)))
+    inputs = np.empty((len(crops), 3, CROP, CROP), np.float32)
+    for index, crop in enumerate(crops):
+        # OpenCV's mean and spread: 12 crops standardised in 0.65 ms, against 3.5 ms with NumPy's.
+        mean, spread = (np.float32(v.ravel() / 255) for v in cv2.meanStdDev(crop))
+        inputs[index] = np.transpose((crop.astype(np.float32) / 255 - mean) / (spread + np.float32(1e-3)), (2, 0, 1))
+    return inputs
 
 
 def count_probabilities(crops: np.ndarray, quarter_turns: tuple[int, ...]) -> np.ndarray:
@@ -120,8 +123,13 @@ def turned(inputs: np.ndarray, quarter_turns: int) -> np.ndarray:
 
 
 def _run(network: cv2.dnn.Net, inputs: np.ndarray) -> np.ndarray:
-    network.setInput(inputs)
-    return network.forward().astype(np.float64)
+    # One crop at a time: a batch's activations outgrow the core's cache, and each crop costs more
+    # (1.38 ms alone, 1.62 ms in a batch of 12, 1.83 ms in one of 36; OpenCV 5, one thread).
+    logits = []
+    for crop in inputs:
+        network.setInput(crop[None])
+        logits.append(network.forward()[0])
+    return np.array(logits, np.float64).reshape(len(inputs), -1)
 
 
 def _softmax(logits: np.ndarray) -> np.ndarray:

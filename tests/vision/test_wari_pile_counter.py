@@ -18,6 +18,7 @@ from vision.wari_pile_counter import (
     looks_again,
     needs_network,
     pit_crops,
+    standardised,
     with_network,
 )
 
@@ -203,3 +204,17 @@ def test_a_malformed_count_of_spotted_start_pits_is_a_one_line_error(nicker, spo
 def test_calibration_records_how_many_start_pits_the_spotters_saw_whole(nicker):
     assert nicker["start_pits_spotted"] == nicker["summary"]["pits_with_4_spots"]
     assert WariProfile.from_json({k: v for k, v in nicker.items() if k != "start_pits_spotted"}).start_pits_spotted == 12
+
+
+def test_standardised_crops_show_each_channel_at_mean_0_and_spread_1():
+    rng = np.random.default_rng(3)
+    crops = np.stack([rng.integers(low, low + 60, (CROP, CROP, 3)) for low in (0, 90, 190)]).astype(np.uint8)
+    crops[1, ..., 2] = 77  # a flat channel: no spread to divide by
+    inputs = standardised(crops)
+    assert inputs.shape == (3, 3, CROP, CROP) and inputs.dtype == np.float32
+    np.testing.assert_allclose(inputs.mean(axis=(2, 3)), 0, atol=1e-4)
+    spreads = inputs.std(axis=(2, 3))
+    np.testing.assert_allclose(np.delete(spreads.ravel(), 5), 1, atol=0.03)  # the floor keeps it a little under
+    assert spreads[1, 2] == 0
+    # Brighter pixels stay brighter, in proportion.
+    assert np.corrcoef(inputs[2, 0].ravel(), crops[2, ..., 0].ravel())[0, 1] > 0.9999
