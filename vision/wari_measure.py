@@ -270,7 +270,7 @@ def measure_regions(
         reach = spot_masks[region].shifted(-x0, -y0)
         crevices = 0
         for apart, crowded in labels:
-            apart_count, spotted = _labels_in(reach, apart), np.unique(reach.pixels(crowded))
+            apart_count, spotted = _labels_in(reach, apart), _distinct(reach.pixels(crowded))
             counts[:, region] = np.maximum(counts[:, region], [apart_count, count_crowded(spotted, apart_count)])
             crevices = max(crevices, crevice_pixels(local, crowded, spotted, apart_count))
         seed_pixels[region] = np.count_nonzero(local.pixels(seed_like)) - crevices
@@ -304,7 +304,16 @@ def _shaded_are_seeds(spotted: np.ndarray, apart_count: int) -> bool:
 
 
 def _labels_in(mask: RegionMask, labels: np.ndarray) -> int:
-    return np.count_nonzero(np.unique(mask.pixels(labels)))
+    return np.count_nonzero(_distinct(mask.pixels(labels)))
+
+
+def _distinct(labels: np.ndarray) -> np.ndarray:
+    """The distinct labels, in order: as np.unique gives them, in half its time for a region's few
+    labels (a frame calls this 28 times a spotter)."""
+    if not labels.size:
+        return labels
+    low = labels.min()
+    return np.flatnonzero(np.bincount(labels - low)) + low
 
 
 def _spot_masks(geometry: BoardGeometry, frame_size: tuple[int, int]) -> tuple[RegionMask, ...]:
