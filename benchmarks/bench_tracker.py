@@ -101,6 +101,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--camera", choices=sorted(CAMERAS), help="re-shoot every photo through another camera")
     parser.add_argument("bench", nargs="?", type=Path, default=DEFAULT_BENCH)
     args = parser.parse_args(argv[1:])
+    if not any(next((args.bench / game).glob("S*"), None) for game in ("varanasi", "wari")):
+        parser.error(f"no varanasi/S* or wari/S* session folders in {args.bench}")
     totals = {"moves": 0, "correct": 0, "false_alarms": 0, "pairs": 0, "flagged": 0, "seconds": 0.0}
     for game in ("varanasi", "wari"):
         for folder in sorted((args.bench / game).glob("S*")):

@@ -18,6 +18,7 @@ area the pits show and of the profile's start spread over the accepted ones:
 """
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 import traceback
@@ -166,8 +167,13 @@ def variant_photos():
 
 
 def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("sessions", nargs="*", type=Path, help="session folders (default: the bench's)")
+    folders = parser.parse_args(argv).sessions or sorted(DEFAULT_BENCH.glob("S*"))
+    for folder in folders:
+        if not (folder / "start.jpg").is_file() or not (folder / "truth.json").is_file():
+            parser.error(f"{folder} is not a session folder (start.jpg and truth.json)")
     cv2.setNumThreads(1)
-    folders = [Path(arg) for arg in argv] or sorted(DEFAULT_BENCH.glob("S*"))
     report("bench start photos, every camera", bench_starts(folders), name_refusals=True)
     near = near_starts(folders)
     if near:
