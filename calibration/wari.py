@@ -11,6 +11,7 @@ covers in each pit, and how much that area varies between pits.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import replace
 
 import cv2
@@ -248,7 +249,9 @@ def _groupings(seed_mask: np.ndarray) -> tuple[list[np.ndarray], np.ndarray, np.
             i = parent[i]
         return i
 
-    groupings = []
+    # Every blob its own cluster is a grouping too: each pit's seeds may touch in one blob, beside
+    # a few specks of the board's edge that merging would join to the pits before each other.
+    groupings = [np.arange(len(points))] if len(points) <= 3 * PIT_COUNT else []
     clusters = len(points)
     for edge in order:
         a, b = root(first[edge]), root(second[edge])
@@ -606,13 +609,8 @@ def _learn_spotters(frame: np.ndarray, geometry: BoardGeometry, colours: SeedCol
     kernels["glint"], found["glint"] = max(tried, key=lambda window_spots: agreeing_pits(window_spots[1]).max())
     agreement = {cue: agreeing_pits(spots) for cue, spots in found.items()}
     best = max(int(agreement[cue].max()) for cue in SPOT_CUES)
-    others = {
-        n: max(int((spots == n).sum(axis=1).max()) for spots in found.values())
-        for n in range(1, 3 * START_SEEDS_PER_PIT)
-        if n != START_SEEDS_PER_PIT
-    }
-    usual = max(others, key=others.get)
-    if others[usual] > best and others[usual] >= _SPOT_AGREEMENT - 2:
+    usual, showing = _other_count_most_shown(found.values())
+    if showing > best and showing >= _SPOT_AGREEMENT - 2:
         raise ArbiterError(f"the photo shows {_seeds(usual)} in most pits: calibration needs the start position with 4 in each pit")
     if best < _SPOT_AGREEMENT:
         return (), best
@@ -630,6 +628,22 @@ def _learn_spotters(frame: np.ndarray, geometry: BoardGeometry, colours: SeedCol
                 spotter = replace(spotter, glint_offset=_glint_offset(frame, colours, spotter))
             spotters.append(spotter)
     return tuple(spotters), best
+
+
+def _other_count_most_shown(found: Iterable[np.ndarray]) -> tuple[int, int]:
+    """Of the counts other than 4, the one most pits show at one threshold of one cue, and how
+    many pits show it there. `found`: per cue, the pits' spot counts, one row per threshold.
+
+    Only thresholds at which every pit shows a seed count: past them lone seeds vanish too, and a
+    heap of touching nuts shows one peak (a start's heaped nuts read "1 seed in most pits" at the
+    shape cue's highest thresholds)."""
+    showing = {
+        n: max(int((spots[(spots > 0).all(axis=1)] == n).sum(axis=1).max(initial=0)) for spots in found)
+        for n in range(1, 3 * START_SEEDS_PER_PIT)
+        if n != START_SEEDS_PER_PIT
+    }
+    usual = max(showing, key=showing.get)
+    return usual, showing[usual]
 
 
 def _agreement_needed(cue: str, best: int, only_short: bool) -> int:
