@@ -637,8 +637,9 @@ def _other_count_most_shown(found: Iterable[np.ndarray]) -> tuple[int, int]:
     Only thresholds at which every pit shows a seed count: past them lone seeds vanish too, and a
     heap of touching nuts shows one peak (a start's heaped nuts read "1 seed in most pits" at the
     shape cue's highest thresholds)."""
+    every_pit_seen = [spots[(spots > 0).all(axis=1)] for spots in found]
     showing = {
-        n: max(int((spots[(spots > 0).all(axis=1)] == n).sum(axis=1).max(initial=0)) for spots in found)
+        n: max(int((spots == n).sum(axis=1).max(initial=0)) for spots in every_pit_seen)
         for n in range(1, 3 * START_SEEDS_PER_PIT)
         if n != START_SEEDS_PER_PIT
     }

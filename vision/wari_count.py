@@ -52,6 +52,7 @@ _PILE_DECAY = 4.0
 # A spot count off by more than hiding and one slip explain: a hand's edge, a seed mid-roll.
 _SPOT_OUTLIER = 0.003
 _COUNTS = np.arange(MAX_SEEDS + 1, dtype=np.float64)
+_SHOWN = _COUNTS[None, :] - _COUNTS[:, None]  # seeds showing, for each number hidden (down) and count (across)
 _LOG_FACTORIAL = np.cumsum(np.log(np.maximum(_COUNTS, 1)))
 # The lamp's glare on a bare pit floor takes seed-like colours: up to this many seeds' worth
 # of area in an empty pit (0.9 on the bench, more under a warmer lamp).
@@ -208,10 +209,8 @@ class CountModel:
     ) -> np.ndarray:
         """Spots show every seed but the hidden ones (`_hidden_law`), now and then one too few or
         too many (more often in a crowded pile); for each count 0..MAX_SEEDS (across) on each floor."""
-        hidden = _COUNTS[:, None]
-        shown = _COUNTS[None, :] - hidden
-        exact = _miscount_probability(spots - shown, shown) if crowded else shown == spots
-        match = (1 - slip) * exact + np.where(np.abs(shown - spots) == 1, slip / 2, 0.0)
+        exact = _miscount_probability(spots - _SHOWN, _SHOWN) if crowded else _SHOWN == spots
+        match = (1 - slip) * exact + np.where(np.abs(_SHOWN - spots) == 1, slip / 2, 0.0)
         return np.log((_hidden_law(self, region, tuple(packing.ravel()), unpiled) * match).sum(axis=1) + _SPOT_OUTLIER)
 
     def hidden_law(self, region: int, packing: np.ndarray, unpiled: bool) -> np.ndarray:
