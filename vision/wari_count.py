@@ -57,6 +57,8 @@ _LOG_FACTORIAL = np.cumsum(np.log(np.maximum(_COUNTS, 1)))
 # The lamp's glare on a bare pit floor takes seed-like colours: up to this many seeds' worth
 # of area in an empty pit (0.9 on the bench, more under a warmer lamp).
 _FLOOR_GLARE = 1.5
+# Most pits show no glare: half the weight on none, the rest spread evenly up to _FLOOR_GLARE.
+_GLARE_WEIGHTS = np.array([0.5, 0.1, 0.1, 0.1, 0.1, 0.1])[:, None, None]
 _MIN_SPREAD = 0.12  # seeds; even a perfect calibration photo leaves this much pit-to-pit variation
 _SPREAD_MARGIN = 1.3  # 12 pits give a rough spread estimate; widen rather than exclude the truth
 # Share of the floor's capacity from which a region's seeds count as crowded: piled seeds' glints
@@ -151,7 +153,7 @@ class CountModel:
         """Probability of each count 0..MAX_SEEDS given the region's seed pixels and its spotted
         seeds, counted as lying apart and as crowded (if counted; `spot_slip` is the chance that a
         spot count is one off; `finds_buried`: the crowded count includes half-buried seeds)."""
-        log_joint = _LOG_FLOOR_WEIGHTS + self._area_log_likelihood(region, _COUNTS, seed_pixels, _FLOOR_SHARES)
+        log_joint = _LOG_FLOOR_WEIGHTS + self._area_log_likelihood(region, seed_pixels)
         if spots is not None:
             log_joint = log_joint + self._spots_log_likelihood(region, spots, spot_slip, finds_buried, _FLOOR_SHARES)
         log_posterior = np.logaddexp.reduce(log_joint, axis=0)
@@ -179,24 +181,28 @@ class CountModel:
             doubt = _ONE_MORE_DOUBT if crowded - apart == 1 else _SWITCH_DOUBT
         return np.logaddexp(np.log1p(-doubt) + judged, np.log(doubt) + passed_over)
 
-    def _area_log_likelihood(self, region: int, counts: np.ndarray, seed_pixels: float, fill: np.ndarray) -> np.ndarray:
-        """How well `seed_pixels` fit each count (across) on floors holding `fill` (a column) times the capacity."""
+    def _area_log_likelihood(self, region: int, seed_pixels: float) -> np.ndarray:
+        """How well `seed_pixels` fit each count 0..MAX_SEEDS (across) on each of the bowl's floors (down)."""
         visible = seed_pixels / self.seed_area[region]
-        floor = fill * self.capacity[region]
-        # Placement noise grows with the seeds lying side by side, not with those hidden in a pile.
-        side_by_side = np.clip(counts, 1.5, floor)
-        placement = _SPREAD_MARGIN * self.spread * np.sqrt(side_by_side / 4)
-        expected, packing = self._visible_with_packing_doubt(region, counts, fill)
-        sigma = np.hypot(placement, packing)
-        # The lamp's glare on a bare pit floor can pass for up to _FLOOR_GLARE seeds. Seeds gather
-        # at the bowl's bottom where the glare usually is, so a few already hide most of it.
-        # Most pits show none: half the weight on no glare, the rest spread evenly.
-        bare_floor = np.clip(1 - expected / floor, 0, 1) ** 3
-        glare = np.linspace(0, 1, 6)[:, None, None] * _FLOOR_GLARE * bare_floor
-        weights = np.array([0.5, 0.1, 0.1, 0.1, 0.1, 0.1])[:, None, None]
+        expected, glare, sigma = _area_law(self, region)
         z = (visible - expected - glare) / sigma
         density = (1 + z**2 / _NOISE_DOF) ** (-0.5 * (_NOISE_DOF + 1)) / sigma
-        return np.log((weights * density).sum(axis=0))
+        return np.log((_GLARE_WEIGHTS * density).sum(axis=0))
+
+    def area_law(self, region: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """For each count 0..MAX_SEEDS (across) on each of the bowl's floors (down): the seeds' worth
+        of area expected to show, the lamp's glare (one more axis first: each of the glares weighed
+        by _GLARE_WEIGHTS) and the measurement's spread."""
+        floor = _FLOOR_SHARES * self.capacity[region]
+        # Placement noise grows with the seeds lying side by side, not with those hidden in a pile.
+        side_by_side = np.clip(_COUNTS, 1.5, floor)
+        placement = _SPREAD_MARGIN * self.spread * np.sqrt(side_by_side / 4)
+        expected, packing = self._visible_with_packing_doubt(region, _COUNTS, _FLOOR_SHARES)
+        # The lamp's glare on a bare pit floor can pass for up to _FLOOR_GLARE seeds. Seeds gather
+        # at the bowl's bottom where the glare usually is, so a few already hide most of it.
+        bare_floor = np.clip(1 - expected / floor, 0, 1) ** 3
+        glare = np.linspace(0, 1, 6)[:, None, None] * _FLOOR_GLARE * bare_floor
+        return expected, glare, np.hypot(placement, packing)
 
     def _spot_log_likelihood(
         self,
@@ -209,8 +215,7 @@ class CountModel:
     ) -> np.ndarray:
         """Spots show every seed but the hidden ones (`_hidden_law`), now and then one too few or
         too many (more often in a crowded pile); for each count 0..MAX_SEEDS (across) on each floor."""
-        exact = _miscount_probability(spots - _SHOWN, _SHOWN) if crowded else _SHOWN == spots
-        match = (1 - slip) * exact + np.where(np.abs(_SHOWN - spots) == 1, slip / 2, 0.0)
+        match = _spot_match(spots, slip, crowded)
         return np.log((_hidden_law(self, region, tuple(packing.ravel()), unpiled) * match).sum(axis=1) + _SPOT_OUTLIER)
 
     def hidden_law(self, region: int, packing: np.ndarray, unpiled: bool) -> np.ndarray:
@@ -267,6 +272,26 @@ def _hidden_law(model: CountModel, region: int, packing: tuple[float, ...], unpi
     law = model.hidden_law(region, np.array(packing)[:, None], unpiled)
     law.flags.writeable = False  # shared by every later call
     return law
+
+
+@lru_cache(maxsize=64)
+def _area_law(model: CountModel, region: int) -> tuple[np.ndarray, ...]:
+    # Like the hiding law, the same at every frame: only the seed pixels change.
+    law = model.area_law(region)
+    for part in law:
+        part.flags.writeable = False
+    return law
+
+
+@lru_cache(maxsize=128)
+def _spot_match(spots: float, slip: float, crowded: bool) -> np.ndarray:
+    """Chance of spotting `spots` seeds for each number of seeds hidden (down) and count (across):
+    exactly the seeds that show, or one off by a slip; a crowded count's own error grows with the
+    seeds shown. Worked out once: a frame's spot counts are a few small numbers, seen again and again."""
+    exact = _miscount_probability(spots - _SHOWN, _SHOWN) if crowded else _SHOWN == spots
+    match = (1 - slip) * exact + np.where(np.abs(_SHOWN - spots) == 1, slip / 2, 0.0)
+    match.flags.writeable = False
+    return match
 
 
 def _miscount_probability(error: np.ndarray, shown: np.ndarray) -> np.ndarray:

@@ -12,7 +12,7 @@ from calibration.wari import _agreement_needed, calibrate
 from device.synthetic_wari import render_board
 from engines.errors import ArbiterError
 from vision.wari import WariProfile, recognize
-from vision.wari_count import MAX_SEEDS, CountModel, _miscount_probability, plausible_counts
+from vision.wari_count import MAX_SEEDS, CountModel, _area_law, _miscount_probability, _spot_match, plausible_counts
 from vision.wari_measure import SeedSpotter, count_crowded, measure_regions
 from vision.wari_seeds import working_frame
 
@@ -222,6 +222,19 @@ def test_a_crowded_count_may_be_off_by_more_the_more_seeds_show():
     assert np.isclose(few.sum(), 1) and np.isclose(many.sum(), 1)
     assert many[MAX_SEEDS + 1, 0] > few[MAX_SEEDS + 1, 0]
     assert many[MAX_SEEDS, 0] < few[MAX_SEEDS, 0]
+
+
+def test_every_frame_reads_its_counts_from_the_same_laws_as_the_first():
+    model = CountModel(seed_area=(100.0,) * 14, capacity=(10.0,) * 14, spread=0.3)
+    readings = [(0, 850.0, (9, 11)), (3, 420.0, (4, 4)), (12, 300.0, None)]
+    afresh = [model.posterior(region, pixels, spots, 0.04, True) for region, pixels, spots in readings]
+    again = [model.posterior(region, pixels, spots, 0.04, True) for region, pixels, spots in readings]
+    assert all(np.array_equal(first, second) for first, second in zip(afresh, again))
+    # The laws worked out once are shared by every later frame: no caller may change them.
+    with pytest.raises(ValueError):
+        _spot_match(4.0, 0.04, True)[0, 0] = 1.0
+    with pytest.raises(ValueError):
+        _area_law(model, 0)[0][0, 0] = 1.0
 
 
 def test_calibration_learns_where_a_glint_lies_on_its_seed(nicker):
