@@ -251,9 +251,8 @@ def measure_regions(
     spot_masks = _spot_masks(geometry, (width, height))
     x0, y0, x1, y1 = _board_box(geometry, (width, height))
     board = frame[y0:y1, x0:x1]
-    seed_probability = colours.probability(board)
+    seed_probability, known = colours.read(board)
     seed_like = seed_probability > 0.5
-    known = colours.is_known(board)
     board_like = known & (seed_probability < 0.5)
     bowls = _bowls(geometry, (width, height))
     labels = [spotter.spots(board, seed_like, board_like, bowls) for spotter in spotters] if board.size else []

@@ -95,8 +95,11 @@ class SeedColourModel:
     def probability(self, pixels: np.ndarray) -> np.ndarray:
         return self.seed_probability[colour_bins(pixels)]
 
-    def is_known(self, pixels: np.ndarray) -> np.ndarray:
-        return self.known[colour_bins(pixels)]
+    def read(self, pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each pixel's chance of being seed, and whether calibration saw its colour often enough
+        to trust that: both from one binning of the pixels."""
+        bins = colour_bins(pixels)
+        return self.seed_probability[bins], self.known[bins]
 
     def to_json(self) -> dict:
         return {

@@ -24,7 +24,9 @@ def test_unseen_vivid_colours_are_seeds_unseen_dark_ones_are_not():
     assert probability[1] <= 0.5  # a dark crevice or shadow: never seen, not vivid
     assert probability[2] < 0.5 and probability[3] > 0.5  # the wood and a blue bead, as learned
     # Unseen colours still count as unknown for the confidence (a hand over the board).
-    assert not model.is_known(pixels([40, 45, 170])).any()
+    probability, known = model.read(pixels([40, 45, 170], [30, 75, 140]))
+    assert not known[0] and known[1]
+    assert np.array_equal(probability, model.probability(pixels([40, 45, 170], [30, 75, 140])))
 
 
 def test_a_red_bead_darker_than_any_in_the_start_photo_is_counted():
