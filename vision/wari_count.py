@@ -155,24 +155,22 @@ class CountModel:
         spot count is one off; `finds_buried`: the crowded count includes half-buried seeds)."""
         log_joint = _LOG_FLOOR_WEIGHTS + self._area_log_likelihood(region, seed_pixels)
         if spots is not None:
-            log_joint = log_joint + self._spots_log_likelihood(region, spots, spot_slip, finds_buried, _FLOOR_SHARES)
+            log_joint = log_joint + self._spots_log_likelihood(region, spots, spot_slip, finds_buried)
         log_posterior = np.logaddexp.reduce(log_joint, axis=0)
         log_posterior -= np.maximum(_COUNTS - _COMMON_PILE, 0) / _PILE_DECAY
         weights = np.exp(log_posterior - log_posterior.max())
         return weights / weights.sum()
 
-    def _spots_log_likelihood(
-        self, region: int, spots: tuple[float, float], slip: float, finds_buried: bool, fill: np.ndarray
-    ) -> np.ndarray:
-        """The spots counted as lying apart and as crowded, on floors holding `fill` (a column)
-        times the capacity: mostly the count that `is_crowded` judges to fit, a little the other."""
+    def _spots_log_likelihood(self, region: int, spots: tuple[float, float], slip: float, finds_buried: bool) -> np.ndarray:
+        """The spots counted as lying apart and as crowded, on each of the bowl's floors: mostly the
+        count that `is_crowded` judges to fit, a little the other."""
         apart, crowded = spots
         # Both windows agreeing: no sign that the seeds pile, so little hides short of the floor.
         unpiled = apart == crowded
-        as_apart = self._spot_log_likelihood(region, apart, slip, fill * _FILL_UNCERTAINTY**-0.5, unpiled=unpiled)
+        as_apart = self._spot_log_likelihood(region, apart, slip, _FLOOR_SHARES * _FILL_UNCERTAINTY**-0.5, unpiled=unpiled)
         # Seeds found half buried leave only the wholly hidden ones to the hiding law: no need to
         # allow for lumps by assuming a tighter packing.
-        packing = fill if finds_buried else fill * _FILL_UNCERTAINTY**-0.5
+        packing = _FLOOR_SHARES if finds_buried else _FLOOR_SHARES * _FILL_UNCERTAINTY**-0.5
         as_crowded = self._spot_log_likelihood(region, crowded, slip, packing, crowded=True, unpiled=unpiled)
         if self.is_crowded(region, apart, crowded):
             judged, passed_over, doubt = as_crowded, as_apart, _SWITCH_DOUBT
@@ -197,7 +195,12 @@ class CountModel:
         # Placement noise grows with the seeds lying side by side, not with those hidden in a pile.
         side_by_side = np.clip(_COUNTS, 1.5, floor)
         placement = _SPREAD_MARGIN * self.spread * np.sqrt(side_by_side / 4)
-        expected, packing = self._visible_with_packing_doubt(region, _COUNTS, _FLOOR_SHARES)
+        expected = self.expected_visible(region, _COUNTS, _FLOOR_SHARES)
+        # How far that moves if the seeds pack looser or tighter than assumed: nothing while they
+        # all lie side by side, a lot once they pile.
+        looser = self.expected_visible(region, _COUNTS, _FLOOR_SHARES * _FILL_UNCERTAINTY)
+        tighter = self.expected_visible(region, _COUNTS, _FLOOR_SHARES / _FILL_UNCERTAINTY)
+        packing = (looser - tighter) / 2
         # The lamp's glare on a bare pit floor can pass for up to _FLOOR_GLARE seeds. Seeds gather
         # at the bowl's bottom where the glare usually is, so a few already hide most of it.
         bare_floor = np.clip(1 - expected / floor, 0, 1) ** 3
@@ -235,14 +238,6 @@ class CountModel:
         hidden = _COUNTS[:, None]
         hidden_mean = hidden_mean[:, None, :]
         return np.exp(hidden * np.log(np.maximum(hidden_mean, 1e-9)) - hidden_mean - _LOG_FACTORIAL[:, None])
-
-    def _visible_with_packing_doubt(self, region: int, counts: np.ndarray, fill: float) -> tuple[np.ndarray, np.ndarray]:
-        """Expected visible seeds on a floor holding `fill` times the capacity, and how far that
-        moves if the seeds pack looser or tighter than that (nothing while they all lie side by
-        side, a lot once they pile)."""
-        looser = self.expected_visible(region, counts, fill * _FILL_UNCERTAINTY)
-        tighter = self.expected_visible(region, counts, fill / _FILL_UNCERTAINTY)
-        return self.expected_visible(region, counts, fill), (looser - tighter) / 2
 
     def to_json(self) -> dict:
         return {
