@@ -40,6 +40,9 @@ _FLOOR_DOUBT = ((1.0, 0.78), (0.8, 0.1), (0.7, 0.05), (0.6, 0.04), (0.5, 0.03))
 # As a column (floor shares down, counts across), so that every floor is explained in one pass.
 _FLOOR_SHARES = np.array([[share] for share, _ in _FLOOR_DOUBT])
 _LOG_FLOOR_WEIGHTS = np.log([[weight] for _, weight in _FLOOR_DOUBT])
+# The same floors with the seeds packed somewhat tighter (halfway to the packing doubt), for the
+# hiding law where only seeds' tops are spotted: piles are lumpy (see `hidden_law`).
+_LUMPY_FLOOR_SHARES = _FLOOR_SHARES * _FILL_UNCERTAINTY**-0.5
 _SATURATION_SHARPNESS = 4.0
 # Degrees of freedom of the Student-t measurement noise: heavy tails keep a lamp glint or an
 # odd pile from ruling the true count out altogether.
@@ -167,10 +170,10 @@ class CountModel:
         apart, crowded = spots
         # Both windows agreeing: no sign that the seeds pile, so little hides short of the floor.
         unpiled = apart == crowded
-        as_apart = self._spot_log_likelihood(region, apart, slip, _FLOOR_SHARES * _FILL_UNCERTAINTY**-0.5, unpiled=unpiled)
+        as_apart = self._spot_log_likelihood(region, apart, slip, _LUMPY_FLOOR_SHARES, unpiled=unpiled)
         # Seeds found half buried leave only the wholly hidden ones to the hiding law: no need to
         # allow for lumps by assuming a tighter packing.
-        packing = _FLOOR_SHARES if finds_buried else _FLOOR_SHARES * _FILL_UNCERTAINTY**-0.5
+        packing = _FLOOR_SHARES if finds_buried else _LUMPY_FLOOR_SHARES
         as_crowded = self._spot_log_likelihood(region, crowded, slip, packing, crowded=True, unpiled=unpiled)
         if self.is_crowded(region, apart, crowded):
             judged, passed_over, doubt = as_crowded, as_apart, _SWITCH_DOUBT
