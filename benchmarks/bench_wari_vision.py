@@ -3,7 +3,8 @@
 Usage: python3 benchmarks/bench_wari_vision.py [--camera NAME | --synthetic] [SESSION_DIR ...]
 (default: every ../shared/bench/wari/S* next to the repository). Each session is calibrated on
 its start.jpg, then every position and sequence photo is recognised on one core; times exclude
-JPEG decoding. Besides exactness and the distributions, it reports how often the true position
+JPEG decoding. Before and after, it times the pile counter network on one crop: most of a frame's
+time, and this shared host's speed moves from run to run, so the frame times come with it. Besides exactness and the distributions, it reports how often the true position
 scores within the tracker's margin of the reading (`arbiter.tracker.FIT_MARGIN`): below that,
 the tracker could not accept the true move from that photo. And how often a slipped seed is
 caught: for each sequence photo, every position that moves one seed of the true position into a
@@ -41,6 +42,7 @@ from calibration.wari import calibrate
 from engines.errors import ArbiterError
 from vision.io import read_image
 from vision.wari import recognize
+from vision.wari_pile_counter import CROP, count_probabilities
 
 from reshoot import CAMERAS, reshoot  # beside this script
 
@@ -216,6 +218,20 @@ def synthetic_session(style: str, session: int) -> dict | None:
     return tally
 
 
+def counter_ms_per_crop(reads: int = 60) -> float:
+    """Median CPU ms of one read of one crop by the pile counter network: most of a frame's time
+    goes to it, and on a shared host its speed moves from run to run (1.4-3.3 ms measured), so each
+    run prints it beside the frame times."""
+    crops = np.random.default_rng(0).integers(0, 256, (reads, 1, CROP, CROP, 3), dtype=np.uint8)
+    count_probabilities(crops[0], (0,))  # the network's first read loads it
+    times = []
+    for crop in crops:
+        started = time.thread_time()
+        count_probabilities(crop, (0,))
+        times.append(1000 * (time.thread_time() - started))
+    return float(np.median(times))
+
+
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--camera", choices=sorted(CAMERAS), help="re-shoot every photo through another camera")
@@ -223,13 +239,15 @@ def main(argv: list[str]) -> int:
     parser.add_argument("sessions", nargs="*", type=Path)
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
+    print(f"host speed at the start: the pile counter network reads a crop in {counter_ms_per_crop():.2f} ms")
     if args.synthetic:
         for style in ("nicker", "glass"):
             for session in SYNTHETIC_SESSIONS:
                 synthetic_session(style, session)
-        return 0
-    read = [result for folder in session_folders(args.sessions) if (result := bench_session(folder, args.camera))]
-    report_pooled(read, args.camera)
+    else:
+        read = [result for folder in session_folders(args.sessions) if (result := bench_session(folder, args.camera))]
+        report_pooled(read, args.camera)
+    print(f"host speed at the end: the pile counter network reads a crop in {counter_ms_per_crop():.2f} ms")
     return 0
 
 
