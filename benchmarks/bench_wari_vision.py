@@ -239,13 +239,14 @@ def main(argv: list[str]) -> int:
     parser.add_argument("sessions", nargs="*", type=Path)
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
+    folders = [] if args.synthetic else session_folders(args.sessions)
     print(f"host speed at the start: the pile counter network reads a crop in {counter_ms_per_crop():.2f} ms")
     if args.synthetic:
         for style in ("nicker", "glass"):
             for session in SYNTHETIC_SESSIONS:
                 synthetic_session(style, session)
     else:
-        read = [result for folder in session_folders(args.sessions) if (result := bench_session(folder, args.camera))]
+        read = [result for folder in folders if (result := bench_session(folder, args.camera))]
         report_pooled(read, args.camera)
     print(f"host speed at the end: the pile counter network reads a crop in {counter_ms_per_crop():.2f} ms")
     return 0
