@@ -4,8 +4,9 @@ Usage: python3 benchmarks/bench_wari_vision.py [--camera NAME | --synthetic] [SE
 (default: every ../shared/bench/wari/S* next to the repository). Each session is calibrated on
 its start.jpg, then every position and sequence photo is recognised on one core; times exclude
 JPEG decoding. Before and after, it times the pile counter network on one crop: most of a frame's
-time, and this shared host's speed moves from run to run, so the frame times come with it. Besides exactness and the distributions, it reports how often the true position
-scores within the tracker's margin of the reading (`arbiter.tracker.FIT_MARGIN`): below that,
+time goes to it, and a shared host's speed moves from run to run, so the frame times come with
+it. Besides exactness and the distributions, it reports how often the true position scores
+within the tracker's margin of the reading (`arbiter.tracker.FIT_MARGIN`): below that,
 the tracker could not accept the true move from that photo. And how often a slipped seed is
 caught: for each sequence photo, every position that moves one seed of the true position into a
 neighbouring pit (sowing order), and the share of those scoring more than the margin below the
@@ -219,9 +220,8 @@ def synthetic_session(style: str, session: int) -> dict | None:
 
 
 def counter_ms_per_crop(reads: int = 60) -> float:
-    """Median CPU ms of one read of one crop by the pile counter network: most of a frame's time
-    goes to it, and on a shared host its speed moves from run to run (1.4-3.3 ms measured), so each
-    run prints it beside the frame times."""
+    """Median CPU ms of one read of one crop by the pile counter network (its time does not
+    depend on what the crop shows)."""
     crops = np.random.default_rng(0).integers(0, 256, (reads, 1, CROP, CROP, 3), dtype=np.uint8)
     count_probabilities(crops[0], (0,))  # the network's first read loads it
     times = []
