@@ -516,7 +516,7 @@ def _learn_colours(frame: np.ndarray, geometry: BoardGeometry, seed_mask: np.nda
     top = (board > 0) & (pits == 0)
     bowl_bands = (pits > 0) & (pit_middles == 0)
     # A seed's outline blends its colour with the wood's: those pixels stay seed beside the seed.
-    unlike_wood = seed_mask & _unlike_wood(frame, top, bowl_bands).astype(np.uint8)
+    unlike_wood = seed_mask & _unlike_wood(frame, top, bowl_bands, seed_mask).astype(np.uint8)
     seed_mask = seed_mask & cv2.dilate(unlike_wood, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     near_seed = cv2.dilate(seed_mask, np.ones((5, 5), np.uint8)) & pits
     core_seed = cv2.erode(seed_mask, np.ones((3, 3), np.uint8)) & pits
@@ -526,37 +526,51 @@ def _learn_colours(frame: np.ndarray, geometry: BoardGeometry, seed_mask: np.nda
     return SeedColourModel.learn(seeds, board_pixels)
 
 
-def _unlike_wood(frame: np.ndarray, top: np.ndarray, bowl_bands: np.ndarray) -> np.ndarray:
+def _unlike_wood(frame: np.ndarray, top: np.ndarray, bowl_bands: np.ndarray, seed_mask: np.ndarray) -> np.ndarray:
     """Pixels whose colour lies off the wood's colours at their own lightness.
 
-    Shade moves the wood's colour along one path through Lab (darker, and towards the colour of
-    the light that reaches the shade); the path is traced as the median a, b per lightness band
-    of the board top's pixels or the bowls' outer bands', whichever shows more of that band. A
-    pixel is off it when it lies further from that median than _WOOD_SPREAD times the distance
-    most of that band's wood pixels keep.
+    Shade moves the wood's colour along a path through Lab (darker, and towards the colour of the
+    light that reaches the shade), traced as the median a, b per lightness band of the board top's
+    pixels or the bowls' outer bands', whichever shows more of that band: where the top shows it
+    too, the few pixels of seeds reaching into the bowls' bands are outnumbered, and the darkest
+    shade, which only the bowls show, is in the seed mask too (a deep bowl's wall contrasts with
+    the lit top as much as a seed does). Light reflected off the wood makes the bowls' shade more
+    saturated than the top's grain as dark, so their path is traced again away from the seed mask
+    (whose blurred outlines hold seed colours), and a pixel is off the wood when it is off both
+    paths: further from the path's median than _WOOD_SPREAD times the distance most of that
+    band's wood pixels keep.
     """
     lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB).astype(np.float32)
     band = (lab[..., 0] // _LIGHTNESS_BAND).astype(int)
+    away_from_seeds = bowl_bands & (cv2.dilate(seed_mask, np.ones((5, 5), np.uint8)) == 0)
+    unlike = np.ones(frame.shape[:2], bool)
+    for woods in ((top, bowl_bands), (away_from_seeds,)):
+        path = _wood_path([(band[wood], lab[..., 1:][wood]) for wood in woods])
+        if path is None:
+            raise ArbiterError(f"the photo {_NOT_A_START}")
+        median, spread = path
+        unlike &= np.linalg.norm(lab[..., 1:] - median[band], axis=2) > _WOOD_SPREAD * spread[band]
+    return unlike
+
+
+def _wood_path(samples: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray, np.ndarray] | None:
+    """Per lightness band, the median a, b of whichever sample of wood pixels (their bands, their
+    a, b) shows more of that band, and the distance from it that 90 % of them keep; bands no
+    sample shows take the nearest band's. None if no sample shows a band with enough pixels."""
     bands = 256 // _LIGHTNESS_BAND
-    samples = [(band[wood], lab[..., 1:][wood]) for wood in (top, bowl_bands)]
     median = np.full((bands, 2), np.nan)
     spread = np.full(bands, np.nan)
     for index in range(bands):
-        # Whichever shows more of this lightness: where the top shows it too, the few pixels of
-        # seeds reaching into the bowls' bands are outnumbered.
-        chroma = max((ab[wood_band == index] for wood_band, ab in samples), key=len)
+        chroma = max((ab[shown == index] for shown, ab in samples), key=len)
         if len(chroma) >= _BAND_PIXELS:
             median[index] = np.median(chroma, axis=0)
             spread[index] = np.percentile(np.linalg.norm(chroma - median[index], axis=1), 90)
     known = np.flatnonzero(np.isfinite(spread))
     if len(known) == 0:
-        raise ArbiterError(f"the photo {_NOT_A_START}")
-    # Lightness bands the wood never showed take the nearest band's colour.
+        return None
     every = np.arange(bands)
     median = np.column_stack([np.interp(every, known, median[known, channel]) for channel in range(2)])
-    spread = np.interp(every, known, spread[known])
-    distance = np.linalg.norm(lab[..., 1:] - median[band], axis=2)
-    return distance > _WOOD_SPREAD * spread[band]
+    return median, np.interp(every, known, spread[known])
 
 
 def _board_outline(geometry: BoardGeometry, scale: float) -> np.ndarray:
