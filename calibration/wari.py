@@ -543,12 +543,15 @@ def _unlike_wood(frame: np.ndarray, top: np.ndarray, bowl_bands: np.ndarray, see
     lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB).astype(np.float32)
     band = (lab[..., 0] // _LIGHTNESS_BAND).astype(int)
     away_from_seeds = bowl_bands & (cv2.dilate(seed_mask, np.ones((5, 5), np.uint8)) == 0)
+    paths = [
+        _wood_path([(band[wood], lab[..., 1:][wood]) for wood in woods]) for woods in ((top, bowl_bands), (away_from_seeds,))
+    ]
+    # Seeds may hide every bowl's band; the top alone still traces the first path.
+    paths = [path for path in paths if path is not None]
+    if not paths:
+        raise ArbiterError(f"the photo {_NOT_A_START}")
     unlike = np.ones(frame.shape[:2], bool)
-    for woods in ((top, bowl_bands), (away_from_seeds,)):
-        path = _wood_path([(band[wood], lab[..., 1:][wood]) for wood in woods])
-        if path is None:
-            raise ArbiterError(f"the photo {_NOT_A_START}")
-        median, spread = path
+    for median, spread in paths:
         unlike &= np.linalg.norm(lab[..., 1:] - median[band], axis=2) > _WOOD_SPREAD * spread[band]
     return unlike
 

@@ -27,3 +27,14 @@ def test_seeds_are_off_the_wood_and_the_bowls_shade_is_on_it_where_the_top_shows
     assert unlike[70:76].mean() > 0.9
     assert unlike[:70].mean() < 0.05
     assert unlike[76:].mean() < 0.05
+
+
+def test_bowls_whose_bands_the_seeds_hide_leave_the_wood_to_the_top():
+    frame = np.empty((40, 100, 3), np.uint8)
+    frame[:20] = LIT_WOOD
+    frame[20:] = RED_BEAD
+    top = np.zeros(frame.shape[:2], bool)
+    top[:20] = True
+    seed_mask = (~top).astype(np.uint8)  # every pixel of the bowls' bands is seed
+    unlike = _unlike_wood(frame, top, ~top, seed_mask)
+    assert not unlike[:20].any() and unlike[20:].all()
