@@ -4,7 +4,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from calibration.wari import _ALIKE_PITS, _best_grid, _groupings, _other_count_most_shown
+from calibration.wari import _ALIKE_PITS, _best_grid, _groupings, _heavy_cluster_centres, _other_count_most_shown
 
 
 def test_pits_whose_seeds_touch_in_one_blob_are_found_beside_specks_of_the_board_edge():
@@ -18,6 +18,20 @@ def test_pits_whose_seeds_touch_in_one_blob_are_found_beside_specks_of_the_board
     assert centres is not None
     found = sorted(map(tuple, np.round(centres).astype(int)))
     assert found == sorted(pits)
+
+
+def test_a_glare_heavier_than_a_pit_is_spared_when_the_true_pits_fit_the_grid_far_better():
+    mask = np.zeros((240, 640), np.uint8)
+    pits = [(170 + 60 * column, 90 + 70 * row) for row in (0, 1) for column in range(6)]
+    for pit, (x, y) in enumerate(pits):
+        cv2.circle(mask, (x, y), 9 if pit == 0 else 14, 1, -1)  # South a's seeds show least
+    cv2.circle(mask, (135, 160), 11, 1, -1)  # glare on the board beyond South a, heavier than it
+    groupings, areas, points = _groupings(mask)
+    # Taken for South a, the glare still makes a grid of the 12 heaviest clusters.
+    assert _heavy_cluster_centres(groupings[-1], areas, points, 0, _ALIKE_PITS) is not None
+    centres = _best_grid(groupings, areas, points, _ALIKE_PITS)
+    assert centres is not None
+    assert sorted(map(tuple, np.round(centres).astype(int))) == sorted(pits)
 
 
 def test_another_count_counts_only_where_every_pit_shows_a_seed():
