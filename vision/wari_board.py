@@ -12,7 +12,7 @@ player's store is on his right hand, so South's store is at the image's right en
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import cv2
 import numpy as np
@@ -124,7 +124,7 @@ class RegionMask:
         """The same region in an image cropped or padded by (dx, dy)."""
         return RegionMask(self.x0 + dx, self.y0 + dy, self.mask)
 
-    @property
+    @cached_property  # asked three times a frame for each of the cached regions
     def area(self) -> int:
         return int(self.mask.sum())
 
@@ -148,6 +148,7 @@ def region_masks(geometry: BoardGeometry, frame_size: tuple[int, int], shrink: f
     return tuple(masks)
 
 
+@lru_cache(maxsize=512)  # asked for each pit the network reads, at every frame
 def local_scale(geometry: BoardGeometry, region: int) -> float:
     """Image pixels per board unit around a region (perspective makes near pits bigger)."""
     cx, cy = geometry.centre_in_board(region)
