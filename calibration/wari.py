@@ -55,8 +55,12 @@ _WITNESS_TURNS = (0, 1)
 _GLINT_WINDOWS = (1.0, 0.95, 0.9)
 # Spotted seeds count only if, at some threshold, this many of the 12 pits show exactly 4.
 _SPOT_AGREEMENT = 10
-# The 12 pit clusters of a start photo weigh at least this share of their median; down to the
-# second share, the photo is a board whose one pit's seeds hardly show.
+# The 12 pit clusters of a start photo weigh at least this share of their median. Down to the
+# second share, at no standout share alike, they are still tried as the pits, and the checks on
+# what each pit shows decide: one pit's seeds may hardly show (a pit short of seeds, seeds of the
+# wood's colour, a pit cut by the photo's edge: refused, as such), or a dim photo's lit rims may
+# stand out with the near pits' seeds while the far pits' seeds hardly do (nicker 1205 through
+# the tilted camera, session 47: accepted).
 _ALIKE_PITS = 0.35
 _FAINT_PIT = 0.15
 # A grid through a blob that is no pit (the board's corner against the table at the photo's edge,
@@ -115,11 +119,12 @@ def calibrate(image: np.ndarray) -> dict:
     # made is kept, or the first refusal explains the photo. Either way, the first profile is
     # kept only if the pits it misreads are misread, not pits holding another number of seeds.
     first_refusal = first_profile = first_reading = None
-    for seed_mask, centres in _pit_clusters_by_share(local_contrast(frame, frame.shape[1] // 16)):
+    for seed_mask, centres, pits_alike in _pit_clusters_by_share(local_contrast(frame, frame.shape[1] // 16)):
         try:
             profile = _profile(image, frame, seed_mask, centres)
         except ArbiterError as refusal:
-            first_refusal = first_refusal or refusal
+            # Where one pit's cluster is faint, that pit is what to mend, whatever the check that failed.
+            first_refusal = first_refusal or (refusal if pits_alike else ArbiterError(_FAINT_PIT_MESSAGE))
             continue
         reading = recognize(image, profile)
         misread = sum(count != START_SEEDS_PER_PIT for count in reading.pits)
@@ -169,26 +174,29 @@ def _profile(image: np.ndarray, frame: np.ndarray, seed_mask: np.ndarray, centre
 
 
 def _pit_clusters_by_share(contrast: np.ndarray):
-    """The seed mask and the centres (working-frame pixels) of the 12 pits' seed clusters at each
-    of `_STANDOUT_SHARES` at which the clusters form the grid, in turn; a refusal if none does."""
-    faint_pit = grid_found = False
+    """The seed mask, the centres (working-frame pixels) of the 12 pits' seed clusters and whether
+    the clusters weigh alike, at each of `_STANDOUT_SHARES` at which alike clusters form the grid,
+    in turn; failing that, where clusters one of which is faint form it; a refusal if none does."""
+    grid_found = False
+    faint_grids = []
     for share in _STANDOUT_SHARES:
         seed_mask = _seed_mask(contrast, share)
         groupings, areas, points = _groupings(seed_mask)
         centres = _best_grid(groupings, areas, points, _ALIKE_PITS)
         if centres is not None:
             grid_found = True
-            yield seed_mask, centres
+            yield seed_mask, centres, True
             continue
-        # Not taken as pits, but worth telling apart from a photo of no board at all: one pit's
-        # seeds much fainter than the rest (fewer seeds in it, seeds of the wood's colour, or a
-        # pit cut by the photo's edge).
-        faint_pit = faint_pit or _best_grid(groupings, areas, points, _FAINT_PIT) is not None
+        # Tried only where no share gives alike clusters (`_FAINT_PIT`); refused, such a photo is
+        # told apart from one of no board at all.
+        centres = _best_grid(groupings, areas, points, _FAINT_PIT)
+        if centres is not None:
+            faint_grids.append((seed_mask, centres, False))
     if grid_found:
         return
-    if faint_pit:
-        raise ArbiterError(_FAINT_PIT_MESSAGE)
-    raise ArbiterError(f"the photo {_NOT_A_START}")
+    if not faint_grids:
+        raise ArbiterError(f"the photo {_NOT_A_START}")
+    yield from faint_grids
 
 
 def _check_pits_show_their_seeds(seeds_shown: np.ndarray, spread: float) -> None:

@@ -4,7 +4,16 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from calibration.wari import _ALIKE_PITS, _best_grid, _groupings, _heavy_cluster_centres, _other_count_most_shown
+from calibration.wari import (
+    _ALIKE_PITS,
+    _best_grid,
+    _groupings,
+    _heavy_cluster_centres,
+    _other_count_most_shown,
+    calibrate,
+)
+from device.synthetic_wari import render_board
+from vision.wari_board import PIT_COUNT, BoardGeometry
 
 
 def test_pits_whose_seeds_touch_in_one_blob_are_found_beside_specks_of_the_board_edge():
@@ -32,6 +41,29 @@ def test_a_glare_heavier_than_a_pit_is_spared_when_the_true_pits_fit_the_grid_fa
     centres = _best_grid(groupings, areas, points, _ALIKE_PITS)
     assert centres is not None
     assert sorted(map(tuple, np.round(centres).astype(int))) == sorted(pits)
+
+
+def _pits(profile: dict) -> tuple[np.ndarray, np.ndarray]:
+    """The pits' centres and mean radii in the photo."""
+    geometry = BoardGeometry.from_json(profile["board"])
+    outlines = np.array([geometry.outline_in_image(pit) for pit in range(PIT_COUNT)])
+    centres = outlines.mean(axis=1)
+    return centres, np.linalg.norm(outlines - centres[:, None], axis=2).mean(axis=1)
+
+
+def test_a_dim_start_whose_lit_rims_outweigh_the_far_pits_seeds_is_calibrated():
+    # A lamp on the right: the left pits' seeds hardly stand out, the right pits' rims do, with
+    # their seeds, and no 12 alike clusters form the grid (nicker 1205 through the tilted camera).
+    start = render_board([4] * PIT_COUNT, [0, 0], seed=0, session=0)
+    centres, radii = _pits(calibrate(start))
+    photo = start.astype(np.float32)
+    for pit in range(2, 10):  # the middle and right columns of both rows
+        (x, y), radius = centres[pit], radii[pit]
+        wood = photo[int(y - 1.15 * radius), int(x)]
+        cv2.circle(photo, (int(x), int(y)), int(0.93 * radius), (wood * 1.6).tolist(), int(0.25 * radius))
+    photo *= np.linspace(0.6, 1.0, photo.shape[1])[None, :, None]
+    profile = calibrate(np.clip(photo, 0, 255).astype(np.uint8))
+    assert np.abs(_pits(profile)[0] - centres).max() < 3
 
 
 def test_another_count_counts_only_where_every_pit_shows_a_seed():
