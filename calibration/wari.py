@@ -55,6 +55,11 @@ _WITNESS_TURNS = (0, 1)
 _GLINT_WINDOWS = (1.0, 0.95, 0.9)
 # Spotted seeds count only if, at some threshold, this many of the 12 pits show exactly 4.
 _SPOT_AGREEMENT = 10
+# Another count most pits show means the photo is not the start only at thresholds where the cue
+# still shows this share of the most spots it shows at any: higher, heaped beads' glints vanish
+# but the brightest one in each pit (glass 1221 through the turned camera: 9 pits show 1 where
+# the cue shows 18 spots of its 41).
+_KEPT_SPOTS = 0.75
 # The 12 pit clusters of a start photo weigh at least this share of their median. Down to the
 # second share, at no standout share alike, they are still tried as the pits, and the checks on
 # what each pit shows decide: one pit's seeds may hardly show (a pit short of seeds, seeds of the
@@ -672,7 +677,7 @@ def _other_count_most_shown(found: Iterable[np.ndarray]) -> tuple[int, int]:
     Only thresholds at which every pit shows a seed count: past them lone seeds vanish too, and a
     heap of touching nuts shows one peak (a start's heaped nuts read "1 seed in most pits" at the
     shape cue's highest thresholds)."""
-    every_pit_seen = [spots[(spots > 0).all(axis=1)] for spots in found]
+    every_pit_seen = [_with_most_spots(spots[(spots > 0).all(axis=1)]) for spots in found]
     showing = {
         n: max(int((spots == n).sum(axis=1).max(initial=0)) for spots in every_pit_seen)
         for n in range(1, 3 * START_SEEDS_PER_PIT)
@@ -680,6 +685,15 @@ def _other_count_most_shown(found: Iterable[np.ndarray]) -> tuple[int, int]:
     }
     usual = max(showing, key=showing.get)
     return usual, showing[usual]
+
+
+def _with_most_spots(spots: np.ndarray) -> np.ndarray:
+    """The thresholds' rows of pit spot counts that keep `_KEPT_SPOTS` of the most spots any row
+    shows: where a cue has lost more, seeds are vanishing, and what the pits show is what is left."""
+    if not len(spots):
+        return spots
+    totals = spots.sum(axis=1)
+    return spots[totals >= _KEPT_SPOTS * totals.max()]
 
 
 def _agreement_needed(cue: str, best: int, only_short: bool) -> int:

@@ -43,6 +43,17 @@ def test_a_glare_heavier_than_a_pit_is_spared_when_the_true_pits_fit_the_grid_fa
     assert sorted(map(tuple, np.round(centres).astype(int))) == sorted(pits)
 
 
+def test_another_count_counts_only_where_the_cue_keeps_most_of_its_spots():
+    glints = np.array([
+        [4, 3, 3, 4, 4, 4, 4, 3, 4, 3, 1, 4],  # a start of heaped beads, one pit's glints merged
+        [3, 3, 2, 4, 2, 2, 4, 3, 3, 1, 1, 4],
+        [1, 3, 1, 1, 1, 1, 3, 3, 1, 1, 1, 1],  # higher: each heap's brightest glint is left
+    ])
+    assert _other_count_most_shown([glints]) == (3, 4)
+    one_each = np.array([[2, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1], [1] * 12])  # a glint of wood, then none
+    assert _other_count_most_shown([one_each]) == (1, 12)
+
+
 def _pits(profile: dict) -> tuple[np.ndarray, np.ndarray]:
     """The pits' centres and mean radii in the photo."""
     geometry = BoardGeometry.from_json(profile["board"])
