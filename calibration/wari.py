@@ -24,7 +24,7 @@ from vision.wari_board import PIT_COUNT, PITS_PER_ROW, BoardGeometry, local_scal
 from vision.wari_count import CountModel
 from vision.wari_measure import PIT_SHRINK, SPOT_CUES, SeedSpotter, board_top_colours, measure_regions
 from vision.wari_pile_counter import count_probabilities, pit_crops
-from vision.wari_seeds import SeedColourModel, local_contrast, working_frame
+from vision.wari_seeds import SeedColourModel, local_contrast, vivid, working_frame
 
 START_SEEDS_PER_PIT = 4
 # Seeds are the pixels contrasted above this share of the photo's 99.5th-percentile contrast.
@@ -123,6 +123,9 @@ def calibrate(image: np.ndarray) -> dict:
     # seeds, a lower share adds the bowl's shade to its area. Failing that, the first profile
     # made is kept, or the first refusal explains the photo. Either way, the first profile is
     # kept only if the pits it misreads are misread, not pits holding another number of seeds.
+    # A first profile that counts by area alone, its spot cues agreeing in too few pits, may have
+    # left seeds out (glass 1200 through the soft camera: its dark blue beads at the first share):
+    # a lower share's profile is kept instead if it spots the seeds and reads the start exactly.
     first_refusal = first_profile = first_reading = None
     for seed_mask, centres, pits_alike in _pit_clusters_by_share(local_contrast(frame, frame.shape[1] // 16)):
         try:
@@ -133,13 +136,13 @@ def calibrate(image: np.ndarray) -> dict:
             continue
         reading = recognize(image, profile)
         misread = sum(count != START_SEEDS_PER_PIT for count in reading.pits)
-        if first_profile is None and misread <= _START_MISREADS:
-            _check_misread_pits_hold_4(image, reading)
-            return profile
-        if misread == 0:
-            return profile
         if first_profile is None:
-            first_profile, first_reading = profile, reading
+            if misread <= _START_MISREADS and profile["spotters"]:
+                _check_misread_pits_hold_4(image, reading)
+                return profile
+            first_profile, first_reading, first_misread = profile, reading, misread
+        elif misread == 0 and (profile["spotters"] or first_misread > _START_MISREADS):
+            return profile
     if first_profile is None:
         raise first_refusal
     _check_misread_pits_hold_4(image, first_reading)
@@ -518,8 +521,9 @@ def _rim_strength(edges: np.ndarray, geometry: BoardGeometry, scale: float, regi
 
 
 def _learn_colours(frame: np.ndarray, geometry: BoardGeometry, seed_mask: np.ndarray) -> SeedColourModel:
-    """Seed colours from the contrasted pixels inside pits whose colour is not the wood's; board
-    colours from everything else on the board.
+    """Seed colours from the contrasted pixels inside pits whose colour is not the wood's, and
+    from the vivid ones off the wood however little they contrast; board colours from everything
+    else on the board.
 
     The whole board top counts as board, lit spots and store highlights included: recognition must
     not take a lamp's hot spot in an emptied pit for seeds. A deep bowl's shaded wall contrasts
@@ -539,11 +543,17 @@ def _learn_colours(frame: np.ndarray, geometry: BoardGeometry, seed_mask: np.nda
     top = (board > 0) & (pits == 0)
     bowl_bands = (pits > 0) & (pit_middles == 0)
     # A seed's outline blends its colour with the wood's: those pixels stay seed beside the seed.
-    unlike_wood = seed_mask & _unlike_wood(frame, top, bowl_bands, seed_mask).astype(np.uint8)
-    seed_mask = seed_mask & cv2.dilate(unlike_wood, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    off_wood = _unlike_wood(frame, top, bowl_bands, seed_mask)
+    contrasted_off_wood = seed_mask & off_wood.astype(np.uint8)
+    seed_mask = seed_mask & cv2.dilate(contrasted_off_wood, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     near_seed = cv2.dilate(seed_mask, np.ones((5, 5), np.uint8)) & pits
     core_seed = cv2.erode(seed_mask, np.ones((3, 3), np.uint8)) & pits
-    seeds, board_pixels = frame[core_seed > 0], frame[(board > 0) & (near_seed == 0)]
+    # Vivid colours off the wood in a pit are seeds the contrast missed: under a warm lamp red
+    # beads on red wood stand out less than half as much as blue ones (unseen glass 1225), and
+    # learned as board, a lone red bead reads as an empty pit. Glare and crevices are not vivid.
+    missed = (pits > 0) & off_wood & vivid(frame) & (near_seed == 0)
+    core_missed = cv2.erode(missed.astype(np.uint8), np.ones((3, 3), np.uint8))
+    seeds, board_pixels = frame[(core_seed > 0) | (core_missed > 0)], frame[(board > 0) & (near_seed == 0) & ~missed]
     if len(seeds) < 100 or len(board_pixels) < 100:
         raise ArbiterError(f"the photo {_NOT_A_START}")
     return SeedColourModel.learn(seeds, board_pixels)

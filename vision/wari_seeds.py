@@ -58,6 +58,11 @@ def local_contrast(frame: np.ndarray, window: int) -> np.ndarray:
     return np.sqrt((difference**2).sum(axis=2))
 
 
+def vivid(pixels: np.ndarray) -> np.ndarray:
+    """Whether each BGR pixel's colour bin is vivid (see _VIVID)."""
+    return _VIVID_BINS[colour_bins(pixels)]
+
+
 def colour_bins(pixels: np.ndarray) -> np.ndarray:
     """Histogram bin index of each BGR pixel (any leading shape)."""
     quantised = (pixels >> _SHIFT).astype(np.int32)

@@ -1,9 +1,13 @@
 """Calibration's reading of a start photo's pits: the pit clusters, the counts the spotters show."""
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import cv2
 import numpy as np
+import pytest
 
+import calibration.wari as wari_calibration
 from calibration.wari import (
     _ALIKE_PITS,
     _best_grid,
@@ -85,3 +89,25 @@ def test_another_count_counts_only_where_every_pit_shows_a_seed():
     assert _other_count_most_shown([heaped]) == (2, 6)
     five_each = np.array([[5] * 11 + [4], [5] * 10 + [3, 4]])
     assert _other_count_most_shown([heaped, five_each]) == (5, 11)
+
+
+@pytest.mark.parametrize(
+    "shares, kept",
+    [
+        ({"first": [], "lower": ["glint"]}, "lower"),  # area alone, then spotted: the seeds were left out
+        ({"first": [], "lower": []}, "first"),  # area alone at every share: matte seeds
+        ({"first": ["shape"], "lower": ["glint"]}, "first"),
+    ],
+)
+def test_a_first_profile_counting_by_area_alone_gives_way_to_a_lower_share_that_spots_the_seeds(monkeypatch, shares, kept):
+    tried = []
+
+    def profile(image, frame, seed_mask, centres):
+        tried.append(seed_mask)
+        return {"share": seed_mask, "spotters": shares[seed_mask]}
+
+    monkeypatch.setattr(wari_calibration, "_pit_clusters_by_share", lambda contrast: ((share, None, True) for share in shares))
+    monkeypatch.setattr(wari_calibration, "_profile", profile)
+    monkeypatch.setattr(wari_calibration, "recognize", lambda image, profile: SimpleNamespace(pits=[4] * PIT_COUNT))
+    assert calibrate(np.zeros((96, 128, 3), np.uint8))["share"] == kept
+    assert tried == (["first"] if shares["first"] else ["first", "lower"])
