@@ -547,13 +547,13 @@ def _learn_colours(frame: np.ndarray, geometry: BoardGeometry, seed_mask: np.nda
     contrasted_off_wood = seed_mask & off_wood.astype(np.uint8)
     seed_mask = seed_mask & cv2.dilate(contrasted_off_wood, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
     near_seed = cv2.dilate(seed_mask, np.ones((5, 5), np.uint8)) & pits
-    core_seed = cv2.erode(seed_mask, np.ones((3, 3), np.uint8)) & pits
     # Vivid colours off the wood in a pit are seeds the contrast missed: under a warm lamp red
     # beads on red wood stand out less than half as much as blue ones (unseen glass 1225), and
     # learned as board, a lone red bead reads as an empty pit. Glare and crevices are not vivid.
     missed = (pits > 0) & off_wood & vivid(frame) & (near_seed == 0)
-    core_missed = cv2.erode(missed.astype(np.uint8), np.ones((3, 3), np.uint8))
-    seeds, board_pixels = frame[(core_seed > 0) | (core_missed > 0)], frame[(board > 0) & (near_seed == 0) & ~missed]
+    # Missed pixels lie 3 pixels or more from the mask, so one erosion takes both cores.
+    core_seed = cv2.erode(seed_mask | missed.astype(np.uint8), np.ones((3, 3), np.uint8)) & pits
+    seeds, board_pixels = frame[core_seed > 0], frame[(board > 0) & (near_seed == 0) & ~missed]
     if len(seeds) < 100 or len(board_pixels) < 100:
         raise ArbiterError(f"the photo {_NOT_A_START}")
     return SeedColourModel.learn(seeds, board_pixels)
