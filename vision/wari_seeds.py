@@ -87,9 +87,13 @@ class SeedColourModel:
     known: np.ndarray  # bool: colour bins seen often enough in calibration to be trusted
 
     @classmethod
-    def learn(cls, seed_pixels: np.ndarray, board_pixels: np.ndarray) -> "SeedColourModel":
+    def learn(cls, seed_pixels: np.ndarray, *board_samples: np.ndarray) -> "SeedColourModel":
+        """From seed pixels and one or more samples of board pixels (N x 3 BGR each). A colour is
+        as much board as it is in the sample showing it most: a bowl's wood in shade, a small share
+        of the board's pixels, must outweigh the few of its colours in seeds' blurred outlines, and
+        the top's lit wood keep its weight where an emptied bowl shows it."""
         seed = _smoothed_histogram(seed_pixels)
-        board = _smoothed_histogram(board_pixels)
+        board = np.max([_smoothed_histogram(sample) for sample in board_samples], axis=0)
         # Equal priors: a pit's pixels are roughly as likely seed as board once a few seeds lie in it.
         floor = 1e-6
         probability = (seed + floor) / (seed + board + 2 * floor)

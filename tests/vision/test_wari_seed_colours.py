@@ -96,3 +96,19 @@ def test_a_deep_bowls_shaded_wall_is_not_learned_as_seed(session):
     assert all(observation.regions[pit][0] > 0.9 for pit in range(PIT_COUNT) if pits[pit] == 0)
     seed_area, plain_area = profile["summary"]["seed_area_px"], plain["summary"]["seed_area_px"]
     assert abs(seed_area / plain_area - 1) < 0.2
+
+
+def test_a_colour_is_as_much_board_as_in_the_board_sample_showing_it_most():
+    # Unseen nicker 1228 through the soft camera: the shaded walls of its dark pits were a small
+    # share of the board's pixels, the pale nuts' blurred outlines took some of their colour, and
+    # pooled with the top the walls were learned as seed.
+    top = np.repeat(pixels([60, 90, 150], [50, 80, 135]), 25_000, axis=0)
+    wall = pixels([20, 25, 70])
+    bowls = np.repeat(wall, 3_000, axis=0)
+    nuts = np.concatenate([np.repeat(pixels([170, 180, 165]), 2_000, axis=0), np.repeat(wall, 150, axis=0)])
+    assert SeedColourModel.learn(nuts, np.concatenate([top, bowls])).probability(wall)[0] > 0.5
+    model = SeedColourModel.learn(nuts, top, bowls)
+    assert model.probability(wall)[0] < 0.2
+    # A colour of the top's keeps its weight however many bowl pixels join.
+    assert model.probability(pixels([60, 90, 150]))[0] == SeedColourModel.learn(nuts, top).probability(pixels([60, 90, 150]))[0]
+    assert model.probability(pixels([170, 180, 165]))[0] > 0.9 and model.probability(pixels([60, 90, 150]))[0] < 0.1
