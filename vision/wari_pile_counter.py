@@ -71,6 +71,13 @@ NETWORK_POWER = 0.9
 # ones (session 34: on the two unseen glass renders so flagged, 4 pits of 4-7 seeds lay outside
 # their distribution; from 0.01 to 0.2, none did, and the same pits were read right).
 ADDED_FROM = 0.05
+# On every board, the count one above the cues' largest plausible one joins them where the network
+# gives it this much chance: a bead wholly hidden under others in a tight cluster leaves both cues
+# sure of one seed fewer, the truth outside the distribution (session 50; 77 unseen renders through
+# four cameras: pits of 4-7 outside 12 -> 4 of 18 004, misread 110 -> 103; 8-12 outside 2 -> 0;
+# frames within the tracker's margin 6110 -> 6120 of 6160). Its cost on the bench: S1 plain
+# seq033's pit of 4, which the network reads as 5 at 0.996, reads 5 (4 kept at 0.01).
+ONE_MORE_FROM = 0.5
 # Counts past the network's last class, relative to it, halve per seed; no count is ruled out.
 _BEYOND_DECAY = 0.5
 _FLOOR = 1e-3
@@ -153,13 +160,18 @@ def looks_again(weighed: dict[int, float]) -> bool:
 def with_network(plausible: dict[int, float], probabilities: np.ndarray, adds: bool = False) -> dict[int, float]:
     """A region's plausible counts (from the hand-made cues) weighed again with the network's
     probabilities (raised to NETWORK_POWER), most likely first. The network may reorder them
-    but, unless it `adds`, adds none: on a board unlike its renders it can be surely wrong (the
-    synthetic boards' deep bowls), and the truth must stay in the distribution. Where the cues
+    but, unless it `adds`, adds none but one: on a board unlike its renders it can be surely wrong
+    (the synthetic boards' deep bowls), and the truth must stay in the distribution. Where the cues
     are known to miss seeds (`WariProfile.cues_miss_seeds`), it adds the counts it gives
-    ADDED_FROM or more, each at the chance of the cues' least likely count."""
+    ADDED_FROM or more, each at the chance of the cues' least likely count. On any board it adds
+    the count one above the cues' largest where it gives that ONE_MORE_FROM or more: a seed hidden
+    from both cues."""
+    least = min(plausible.values())
     if adds:
-        least = min(plausible.values())
         plausible = {**{int(n): least for n in np.flatnonzero(probabilities >= ADDED_FROM)}, **plausible}
+    one_more = max(plausible) + 1
+    if one_more < len(probabilities) and probabilities[one_more] >= ONE_MORE_FROM:
+        plausible = {one_more: least, **plausible}
     last = len(probabilities) - 1
 
     def likelihood(n: int) -> float:
