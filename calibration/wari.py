@@ -522,8 +522,8 @@ def _rim_strength(edges: np.ndarray, geometry: BoardGeometry, scale: float, regi
 
 def _learn_colours(frame: np.ndarray, geometry: BoardGeometry, seed_mask: np.ndarray) -> SeedColourModel:
     """Seed colours from the contrasted pixels inside pits whose colour is not the wood's, and
-    from the vivid ones off the wood however little they contrast; board colours from everything
-    else on the board.
+    from the vivid ones off the wood however little they contrast; board colours from two
+    samples, the board top and what the pits show besides their seeds.
 
     The whole board top counts as board, lit spots and store highlights included: recognition must
     not take a lamp's hot spot in an emptied pit for seeds. A deep bowl's shaded wall contrasts
@@ -553,7 +553,8 @@ def _learn_colours(frame: np.ndarray, geometry: BoardGeometry, seed_mask: np.nda
     missed = (pits > 0) & off_wood & vivid(frame) & (near_seed == 0)
     # Missed pixels lie 3 pixels or more from the mask, so one erosion takes both cores.
     core_seed = cv2.erode(seed_mask | missed.astype(np.uint8), np.ones((3, 3), np.uint8)) & pits
-    seeds, top_pixels = frame[core_seed > 0], frame[top & (near_seed == 0)]
+    # Neither `near_seed` nor `missed` reaches the top: they lie in the pits.
+    seeds, top_pixels = frame[core_seed > 0], frame[top]
     bowl_pixels = frame[(pits > 0) & (near_seed == 0) & ~missed]
     if len(seeds) < 100 or len(top_pixels) < 100:
         raise ArbiterError(f"the photo {_NOT_A_START}")
