@@ -78,11 +78,11 @@ ADDED_FROM = 0.05
 # renders through four cameras, pits the cues gave 4-7 at 0.8-0.9 held one seed more in 19 % of
 # cases, at 0.9-0.95 in 10 %, at 0.98 or more in 2.5 %; one seed fewer in under 1 % at 0.7 or more.
 # Both constants were chosen on those renders (pits misread, of 18 004 of 4-7 / 7196 of 8-12; 103 /
-# 220 with session 50's rule below): a chance of 0.1 / 0.2 / 0.3 / 0.4 up to 9 seeds, 80 / 71 / 64
-# / 63 and 210 / 197 / 193 / 192; at 0.3 up to 6 / 7 / 8 / 9 / 10 / 12 / any, 8-12 misread 222 /
-# 204 / 197 / 193 / 195 / 203 / 205. The bench then: piles of 8-12 read right 471 -> 480 of 520, 4-7
-# misread 2 -> 4 of 1136. It takes over session 50's rule (the count one above the cues' largest
-# added where the network gave it 0.5 or more), which reads no pit differently beside it.
+# 220 before): a chance of 0.1 / 0.2 / 0.3 / 0.4 up to 9 seeds, 80 / 71 / 64 / 63 and 210 / 197 /
+# 193 / 192; at 0.3 up to 6 / 7 / 8 / 9 / 10 / 12 / any, 8-12 misread 222 / 204 / 197 / 193 / 195 /
+# 203 / 205. The bench then: piles of 8-12 read right 471 -> 480 of 520, 4-7 misread 2 -> 4 of
+# 1136. It takes over session 50's rule (the count one above the cues' largest added where the
+# network gave it 0.5 or more), which reads no pit differently beside it.
 HIDDEN_SEED_CHANCE = 0.3
 HIDDEN_SEED_UP_TO = 9
 # Counts past the network's last class, relative to it, halve per seed; no count is ruled out.
