@@ -103,12 +103,20 @@ _START_PIT_SEEDS = (0.5, 1.5, 7.0)
 # The spread of the pits' readings, in seeds, beyond which they are not all 4: start photos show
 # 0.12-0.79 (area only: 0.28-0.79), a random position that passes the other checks 0.76-1.58.
 _START_SPREAD = 1.0
+# A pit whose rim reaches past the photo's edge hides the seeds resting against its wall there, and
+# the profile would misread it whenever one does. Calibrated rims lie within 0.14 radii of the
+# renders' true ones (session 36), so a rim may reach past the edge by this share of its radius.
+_RIM_PAST_EDGE = 0.15
 _NOT_A_START = "does not show a Wari board at the start position (two rows of six pits with 4 seeds each)"
 _NEEDS_THE_START = "calibration needs the start position with 4 seeds in each pit"
 _FAINT_PIT_MESSAGE = (
     f"one pit in the photo shows far fewer seeds than the others, or is cut by the photo's edge: {_NEEDS_THE_START}, "
     "the whole board in view and seeds whose colour stands out from the board's"
 )
+
+
+class _PitOutOfView(ArbiterError):
+    """A refusal naming the pit the photo's edge cuts: the one thing to mend, whatever else failed."""
 
 
 def calibrate(image: np.ndarray) -> dict:
@@ -131,8 +139,11 @@ def calibrate(image: np.ndarray) -> dict:
         try:
             profile = _profile(image, frame, seed_mask, centres)
         except ArbiterError as refusal:
-            # Where one pit's cluster is faint, that pit is what to mend, whatever the check that failed.
-            first_refusal = first_refusal or (refusal if pits_alike else ArbiterError(_FAINT_PIT_MESSAGE))
+            # Where one pit's cluster is faint, that pit is what to mend, whatever the check that
+            # failed; a refusal naming the pit the photo's edge cuts says so already.
+            if not pits_alike and not isinstance(refusal, _PitOutOfView):
+                refusal = ArbiterError(_FAINT_PIT_MESSAGE)
+            first_refusal = first_refusal or refusal
             continue
         reading = recognize(image, profile)
         misread = sum(count != START_SEEDS_PER_PIT for count in reading.pits)
@@ -154,6 +165,7 @@ def _profile(image: np.ndarray, frame: np.ndarray, seed_mask: np.ndarray, centre
     not show 4 seeds each."""
     scale = frame.shape[1] / image.shape[1]
     geometry = _fit_geometry(centres / scale, (image.shape[1], image.shape[0]), frame, seed_mask)
+    _check_pits_in_view(geometry)
     colours = _learn_colours(frame, geometry, seed_mask)
     measures = measure_regions(frame, geometry, colours)
     counts = CountModel.learn(geometry, measures.seed_pixels, frame.shape[1], START_SEEDS_PER_PIT)
@@ -205,6 +217,27 @@ def _pit_clusters_by_share(contrast: np.ndarray):
     if not faint_grids:
         raise ArbiterError(f"the photo {_NOT_A_START}")
     yield from faint_grids
+
+
+def _check_pits_in_view(geometry: BoardGeometry) -> None:
+    """Refuse a start photo one of whose pits the photo's edge cuts (`_RIM_PAST_EDGE`), naming the
+    pit cut most."""
+    width, height = geometry.image_size
+    reaches = []  # (how far past an edge, in pit radii; the pit; the edge)
+    for pit in range(PIT_COUNT):
+        rim = geometry.outline_in_image(pit)
+        radius = geometry.pit_radius * local_scale(geometry, pit)
+        past = {
+            "left": -rim[:, 0].min(),
+            "right": rim[:, 0].max() - width,
+            "top": -rim[:, 1].min(),
+            "bottom": rim[:, 1].max() - height,
+        }
+        edge = max(past, key=past.get)
+        reaches.append((past[edge] / radius, pit, edge))
+    reach, pit, edge = max(reaches)
+    if reach > _RIM_PAST_EDGE:
+        raise _PitOutOfView(f"{pit_name(pit)} is cut by the photo's {edge} edge: {_NEEDS_THE_START}, the whole board in view")
 
 
 def _check_pits_show_their_seeds(seeds_shown: np.ndarray, spread: float) -> None:

@@ -10,13 +10,16 @@ import pytest
 import calibration.wari as wari_calibration
 from calibration.wari import (
     _ALIKE_PITS,
+    _RIM_PAST_EDGE,
     _best_grid,
+    _check_pits_in_view,
     _groupings,
     _heavy_cluster_centres,
     _other_count_most_shown,
     calibrate,
 )
 from device.synthetic_wari import render_board
+from engines.errors import ArbiterError
 from vision.wari_board import PIT_COUNT, BoardGeometry
 
 
@@ -111,3 +114,23 @@ def test_a_first_profile_counting_by_area_alone_gives_way_to_a_lower_share_that_
     monkeypatch.setattr(wari_calibration, "recognize", lambda image, profile: SimpleNamespace(pits=[4] * PIT_COUNT))
     assert calibrate(np.zeros((96, 128, 3), np.uint8))["share"] == kept
     assert tried == (["first"] if shares["first"] else ["first", "lower"])
+
+
+@pytest.mark.parametrize("past, refused", [(0.8 * _RIM_PAST_EDGE, False), (1.2 * _RIM_PAST_EDGE, True)])
+def test_a_pit_reaching_past_the_photos_edge_by_more_than_the_rims_error_is_refused(past, refused):
+    # South's row 100 pixels a pitch, at y = 250, pits 40 pixels across the radius: their rims
+    # reach y = 290, and the photo's bottom edge lies `past` radii above that.
+    geometry = BoardGeometry(
+        homography=(100.0, 0.0, 150.0, 0.0, -100.0, 250.0, 0.0, 0.0, 1.0),
+        image_size=(800, round(290 - 40 * past)),
+        row_spacing=1.0,
+        pit_radius=0.4,
+        store_offset=1.2,
+        store_half_length=0.5,
+        store_half_width=0.5,
+    )
+    if not refused:
+        _check_pits_in_view(geometry)
+        return
+    with pytest.raises(ArbiterError, match="^South's pit [a-f] is cut by the photo's bottom edge"):
+        _check_pits_in_view(geometry)

@@ -201,11 +201,16 @@ def test_a_start_photo_with_one_pit_of_other_than_4_seeds_names_it(style, sessio
         calibrate(render_board(pits, [0, 0], seed=0, style=style, session=session))
 
 
-def test_a_start_photo_with_the_board_cut_by_its_edge_says_what_to_mend():
-    # The end pits' seeds half out of the photo weigh little, like a pit short of seeds.
+@pytest.mark.parametrize(
+    "shift, name, edge",
+    [((300, 0), "South's pit f", "right"), ((-300, 0), "South's pit a", "left"), ((0, -330), "North's pit f", "top")],
+)
+def test_a_start_photo_with_the_board_cut_by_its_edge_names_the_pit_and_the_edge(shift, name, edge):
+    # Shifted right or left, the end pits' seeds half out of the photo weigh little, like a pit
+    # short of seeds; shifted up, the pile counter sees 5 seeds in the cut pit's reflected crop.
     start = render_board(START, [0, 0], seed=0, session=0)
-    cut = cv2.warpAffine(start, np.float32([[1, 0, 300], [0, 1, 0]]), (start.shape[1], start.shape[0]))
-    with pytest.raises(ArbiterError, match="cut by the photo's edge: .*the whole board in view"):
+    cut = cv2.warpAffine(start, np.float32([[1, 0, shift[0]], [0, 1, shift[1]]]), (start.shape[1], start.shape[0]))
+    with pytest.raises(ArbiterError, match=f"^{name} is cut by the photo's {edge} edge: .*the whole board in view$"):
         calibrate(cut)
 
 
