@@ -43,7 +43,7 @@ from calibration.wari import calibrate
 from engines.errors import ArbiterError
 from vision.io import read_image
 from vision.wari import recognize
-from vision.wari_pile_counter import CROP, count_probabilities
+from vision.wari_pile_counter import CROP, NETWORK_FILE, count_probabilities, standardised
 
 from reshoot import CAMERAS, reshoot  # beside this script
 
@@ -219,17 +219,33 @@ def synthetic_session(style: str, session: int) -> dict | None:
     return tally
 
 
-def counter_ms_per_crop(reads: int = 60) -> float:
+def counter_ms_per_crop(reads: int = 60) -> tuple[float, float]:
     """Median CPU ms of one read of one crop by the pile counter network (its time does not
-    depend on what the crop shows)."""
+    depend on what the crop shows): as recognition runs it (ONNX Runtime), and as OpenCV's dnn
+    module runs it (the runner before session 53), for reference."""
     crops = np.random.default_rng(0).integers(0, 256, (reads, 1, CROP, CROP, 3), dtype=np.uint8)
-    count_probabilities(crops[0], (0,))  # the network's first read loads it
-    times = []
-    for crop in crops:
-        started = time.thread_time()
-        count_probabilities(crop, (0,))
-        times.append(1000 * (time.thread_time() - started))
-    return float(np.median(times))
+    classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)  # OpenCV 5's default engine is slower still
+    opencv = cv2.dnn.readNetFromONNX(str(NETWORK_FILE), **({} if classic is None else {"engine": classic}))
+
+    def opencv_read(crop: np.ndarray) -> None:
+        opencv.setInput(standardised(crop))
+        opencv.forward()
+
+    def median_ms(read) -> float:
+        read(crops[0])  # the first read loads the network
+        times = []
+        for crop in crops:
+            started = time.thread_time()
+            read(crop)
+            times.append(1000 * (time.thread_time() - started))
+        return float(np.median(times))
+
+    return median_ms(lambda crop: count_probabilities(crop, (0,))), median_ms(opencv_read)
+
+
+def print_host_speed(when: str) -> None:
+    ours, opencv = counter_ms_per_crop()
+    print(f"host speed at the {when}: the pile counter network reads a crop in {ours:.2f} ms (OpenCV's dnn module: {opencv:.2f} ms)")
 
 
 def main(argv: list[str]) -> int:
@@ -240,7 +256,7 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     folders = [] if args.synthetic else session_folders(args.sessions)
-    print(f"host speed at the start: the pile counter network reads a crop in {counter_ms_per_crop():.2f} ms")
+    print_host_speed("start")
     if args.synthetic:
         for style in ("nicker", "glass"):
             for session in SYNTHETIC_SESSIONS:
@@ -248,7 +264,7 @@ def main(argv: list[str]) -> int:
     else:
         read = [result for folder in folders if (result := bench_session(folder, args.camera))]
         report_pooled(read, args.camera)
-    print(f"host speed at the end: the pile counter network reads a crop in {counter_ms_per_crop():.2f} ms")
+    print_host_speed("end")
     return 0
 
 

@@ -26,7 +26,7 @@ gate as it would with other QUARTER_TURNS and PILE_FROM. `--training` sessions o
 `render_wari_session.py` are the training data it was written for. `--blend` keeps part of what
 `--start`'s weights knew: the network saved, exported and tested is the start moved that share
 of the way to the weights trained on. `--export` writes the network
-as ONNX (needs `pip install onnx` too) for `vision.wari_pile_counter`, which runs it with OpenCV.
+as ONNX (needs `pip install onnx` too) for `vision.wari_pile_counter`, which runs it with ONNX Runtime.
 """
 from __future__ import annotations
 
