@@ -137,9 +137,18 @@ class Judge:
                 reason = f"two moves since the last picture ({played}): a picture was missed or a player moved twice"
             return self._verdict(kind, state, reading, moves, reason)
 
-        if not self.history:
-            return self._open(reading, best_fit)
-        current = self.state
+        if self.history:
+            current = self.state
+        else:
+            opened = self._open(reading, best_fit)
+            start = self.standard_start()
+            # A game with a standard start opens there whether or not its picture was read right:
+            # once a picture has been flagged while waiting for it (the start misread, or missed),
+            # play from the start is judged as from any legal position, so that a misread start
+            # does not flag every later move of the game.
+            if opened.legal or start is None or not self.alerts:
+                return opened
+            current = start
         successors = self._successors(current, ())
         verdict = best_fit([(SAME, current, ())] + [(MOVE, state, moves) for state, moves in successors])
         if verdict is not None:
@@ -161,6 +170,8 @@ class Judge:
             setup = self._open(reading, best_fit)
             if setup.legal:
                 return setup
+        if not self.history:
+            return opened
         return Verdict(ILLEGAL, current, reading, reason=self._illegal_reason(current, reading))
 
     def _successors(self, state, moves: tuple) -> list[tuple]:
@@ -215,6 +226,8 @@ class Judge:
         elif verdict.kind == OPENING:
             self.history = [verdict.state]
         elif verdict.kind in (MOVE, TWO_MOVES, MOVES):
+            if not self.history:  # the game's first moves, its start never read right (`judge`)
+                self.history = [self.standard_start()]
             self.history.append(verdict.state)
 
     def override(self, state) -> None:
@@ -425,6 +438,10 @@ class Tracker:
             self._publish({"type": "illegal", **transition, "snapshot_before": record.snapshot_before,
                            "snapshot_after": record.snapshot_after})
             return
+        if self.judge.state is None and verdict.kind != OPENING:
+            # The game's first moves, its start never read right (`Judge.judge`): its record opens
+            # at the start all the same, so that the game's history holds every position.
+            self.store.log(self.game_id, "start", self.judge.standard_start().to_json())
         store_verdict = {OPENING: "start", UNDO: "undo"}.get(verdict.kind, "move")
         self.store.log(self.game_id, store_verdict, verdict.state.to_json(),
                        move=transition["moves"] if len(verdict.moves) > 1 else transition["move"],

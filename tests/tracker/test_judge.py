@@ -167,6 +167,28 @@ def test_wari_expects_the_standard_start():
     assert verdict.kind == OPENING and verdict.state == wari.start()
 
 
+def test_a_wari_game_whose_start_was_misread_opens_at_the_start_with_its_first_move():
+    wari = load_rules({"game": "wari"})
+    start = wari.start()
+    misread = {**start.to_json(), "pits": [4] * 7 + [3] + [4] * 4}  # a hidden seed
+    sown = wari.apply(start, wari.legal_moves(start)[2])
+    judge = Judge(wari)
+    judge.apply(judge.judge(FakeObservation(misread)))
+    assert judge.state is None and judge.alerts == 1
+    verdict = judge.judge(seen(sown))
+    assert verdict.kind == MOVE and verdict.legal and verdict.moves == (wari.legal_moves(start)[2],)
+    judge.apply(verdict)
+    assert judge.history == [start, sown]
+
+
+def test_while_waiting_for_the_wari_start_a_picture_no_play_from_it_explains_stays_flagged():
+    wari = load_rules({"game": "wari"})
+    judge = Judge(wari)
+    judge.apply(judge.judge(FakeObservation({**wari.start().to_json(), "pits": [4] * 11 + [3]})))
+    verdict = judge.judge(FakeObservation({**wari.start().to_json(), "pits": [5] * 6 + [3] * 6}))
+    assert verdict.kind == ILLEGAL and "standard start" in verdict.reason and verdict.state is None
+
+
 def test_wari_turn_passes_to_the_reading_after_an_illegal_move():
     wari = load_rules({"game": "wari"})
     judge = started(wari, wari.start())

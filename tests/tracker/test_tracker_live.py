@@ -344,3 +344,20 @@ def test_only_an_undecided_match_of_the_tables_rules_can_be_seated(tmp_path):
         tracker.play_match(decided)
     with pytest.raises(ArbiterError):
         tracker.play_match(9999)
+
+
+def test_a_misread_wari_start_is_recorded_as_the_start_once_play_goes_on_from_it(tmp_path):
+    wari = load_rules({"game": "wari"})
+    start = wari.start()
+    sown = wari.apply(start, wari.legal_moves(start)[0])
+    misread = {**start.to_json(), "pits": [4] * 11 + [3]}
+    store = Store(tmp_path / "t.sqlite3")
+    tracker = Tracker(wari, {"game": "wari"}, store, open_game(store, wari),
+                      recognize=ScriptedRecogniser([misread, sown.to_json()]))
+    events = []
+    tracker.subscribe(events.append)
+    show(tracker, [0, 1])
+    assert [e["verdict"] for e in of_type(events, "illegal")] == ["illegal"]
+    assert [t["verdict"] for t in of_type(events, "transition")] == ["move"]
+    assert [m.verdict for m in store.moves(tracker.game_id)] == ["illegal", "start", "move"]
+    assert store.game_history(tracker.game_id) == [start.to_json(), sown.to_json()]
