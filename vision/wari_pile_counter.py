@@ -102,8 +102,8 @@ _FLOOR = 1e-3
 
 @lru_cache(maxsize=1)
 def _network() -> onnxruntime.InferenceSession:
-    # ONNX Runtime, not OpenCV's dnn module (session 53): the same probabilities within 2e-5, at
-    # 1.4-1.9 ms a crop against 2.5-3.8 ms (OpenCV 5's classic engine, one thread, read side by
+    # ONNX Runtime, not OpenCV's dnn module (session 53): logits within 1.5e-5 of OpenCV's, at
+    # 1.6-2.5 ms a crop against 2.5-4.4 ms (OpenCV 5's classic engine, one thread; timed side by
     # side by bench_wari_vision.py). One thread: the target is one core, and the bench times the
     # reading thread.
     options = onnxruntime.SessionOptions()
