@@ -24,7 +24,9 @@ from vision.wari_pile_counter import (
 )
 
 SMALL = [0, 1, 2, 2, 0, 1, 2, 1, 1, 0, 2, 2]
-PILES = [9, 0, 2, 11, 1, 0, 2, 0, 10, 1, 0, 2]  # no pit of 3: the network is asked about those too (ASKED_FROM), and the stand-in networks below read every crop as the pile
+# No pit of 3: the network is asked about those too (ASKED_FROM), and the stand-in networks below
+# read every crop as the pile.
+PILES = [9, 0, 2, 11, 1, 0, 2, 0, 10, 1, 0, 2]
 
 
 @pytest.fixture(scope="module")
