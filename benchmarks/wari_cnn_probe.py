@@ -6,7 +6,7 @@ Usage (PyTorch is not a project dependency; install it beside the project for th
         [--save WEIGHTS.pt | --load WEIGHTS [WEIGHTS ...]] [--start WEIGHTS [--blend SHARE]] [--export vision/data/wari_pile_counter.onnx]
         [--network-power P] [--quarter-turns T [T ...]] [--pile-from N]
 (WEIGHTS: a --save file, or an ONNX export such as the shipped vision/data/wari_pile_counter.onnx,
-which needs `pip install onnx` too.)
+the trained network in floats, which needs `pip install onnx` too.)
 
 Each DIR is a bench-format session (`render_wari_session.py` writes them; `../shared/bench/wari/S*`
 are the bench's). Every session is calibrated on its start photo like `recognize` would be, and
@@ -26,7 +26,9 @@ gate as it would with other QUARTER_TURNS and PILE_FROM. `--training` sessions o
 `render_wari_session.py` are the training data it was written for. `--blend` keeps part of what
 `--start`'s weights knew: the network saved, exported and tested is the start moved that share
 of the way to the weights trained on. `--export` writes the network
-as ONNX (needs `pip install onnx` too) for `vision.wari_pile_counter`, which runs it with ONNX Runtime.
+as ONNX (needs `pip install onnx` too); `benchmarks/quantize_pile_counter.py` then makes from it the
+8-bit network that `vision.wari_pile_counter` runs with ONNX Runtime, and which the readings "as
+recognize would" here use.
 """
 from __future__ import annotations
 

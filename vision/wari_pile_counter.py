@@ -1,7 +1,8 @@
 """A learned counter of one pit's seeds: one more cue where seeds pile and hide each other.
 
 A small convolutional network (benchmarks/wari_cnn_probe.py trains it on our own renders, never
-on the bench, and exports it as ONNX) reads a crop around a pit and gives a probability to each
+on the bench, and exports it as ONNX; benchmarks/quantize_pile_counter.py makes the 8-bit
+network run here from it) reads a crop around a pit and gives a probability to each
 count. Recognition weighs with it the counts the hand-made cues find plausible in the pits where
 piles have a chance or the cues are in doubt, and reads the crop turned every quarter where one
 look leaves the count in doubt; smaller counts the cues are sure of are left to them, at no
@@ -20,7 +21,11 @@ from vision.wari_board import BoardGeometry, local_scale
 
 CROP = 64  # pixels a side
 CROP_RADII = 1.2  # half the crop's side, in pit radii at the pit's own scale: the pit and a rim of board
-NETWORK_FILE = Path(__file__).parent / "data" / "wari_pile_counter.onnx"
+TRAINED_NETWORK_FILE = Path(__file__).parent / "data" / "wari_pile_counter.onnx"  # 32-bit floats, as trained
+# The same network with 8-bit weights and activations in all but its first and last layers: a
+# crop in 0.4-0.5 of the time, the same likeliest count in 99.5 % of the bench's pits of 4 or more,
+# probabilities within 0.11 (session 54; timed side by side by bench_wari_vision.py).
+NETWORK_FILE = Path(__file__).parent / "data" / "wari_pile_counter_int8.onnx"
 # The network learned from crops turned every way, so a crop turned a quarter is another look at
 # the same pile, and its misreads differ from look to look. Each pit it is asked about gets one
 # look; one whose likeliest count, weighed with that look, has less chance than LOOK_AGAIN_BELOW
@@ -102,10 +107,9 @@ _FLOOR = 1e-3
 
 @lru_cache(maxsize=1)
 def _network() -> onnxruntime.InferenceSession:
-    # ONNX Runtime, not OpenCV's dnn module (session 53): logits within 1.5e-5 of OpenCV's, at
-    # 1.6-2.5 ms a crop against 2.5-4.4 ms (OpenCV 5's classic engine, one thread; timed side by
-    # side by bench_wari_vision.py). One thread: the target is one core, and the bench times the
-    # reading thread.
+    # ONNX Runtime, not OpenCV's dnn module (session 53: the float network at 0.6 of the time),
+    # which runs the 8-bit network's quantized layers on integer kernels. One thread: the target
+    # is one core, and the bench times the reading thread.
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = 1
     options.inter_op_num_threads = 1
