@@ -37,14 +37,15 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 import cv2
 import numpy as np
-import onnxruntime
 
 from arbiter.tracker import FIT_MARGIN
 from calibration.wari import calibrate
 from engines.errors import ArbiterError
 from vision.io import read_image
 from vision.wari import recognize
-from vision.wari_pile_counter import CROP, TRAINED_NETWORK_FILE, count_probabilities, standardised
+from vision.wari_pile_counter import (
+    CROP, TRAINED_NETWORK_FILE, count_probabilities, network_probabilities, network_session, standardised,
+)
 
 from reshoot import CAMERAS, reshoot  # beside this script
 
@@ -226,13 +227,10 @@ def counter_ms_per_crop(reads: int = 60) -> tuple[float, float]:
     32-bit floats (the one recognition ran before session 54), for reference; both on ONNX
     Runtime, one thread."""
     crops = np.random.default_rng(0).integers(0, 256, (reads, 1, CROP, CROP, 3), dtype=np.uint8)
-    options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = 1
-    options.inter_op_num_threads = 1
-    trained = onnxruntime.InferenceSession(str(TRAINED_NETWORK_FILE), options, providers=["CPUExecutionProvider"])
+    trained = network_session(TRAINED_NETWORK_FILE)
 
     def trained_read(crop: np.ndarray) -> None:
-        trained.run(None, {trained.get_inputs()[0].name: standardised(crop)})
+        network_probabilities(trained, standardised(crop))
 
     def median_ms(read) -> float:
         read(crops[0])  # the first read loads the network

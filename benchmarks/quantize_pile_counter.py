@@ -27,13 +27,14 @@ import tempfile
 from pathlib import Path
 
 import numpy as np
-import onnxruntime
 from onnxruntime.quantization import CalibrationDataReader, CalibrationMethod, QuantFormat, QuantType, quantize_static
 from onnxruntime.quantization.shape_inference import quant_pre_process
 
 from vision import wari_pile_counter
 from vision.wari import WariProfile, colour_image_for
-from vision.wari_pile_counter import NETWORK_FILE, TRAINED_NETWORK_FILE, pit_crops, standardised, turned
+from vision.wari_pile_counter import (
+    NETWORK_FILE, TRAINED_NETWORK_FILE, network_probabilities, network_session, pit_crops, standardised, turned,
+)
 
 from bench_wari_vision import PIT_COUNT, session_photos  # beside this script
 
@@ -60,13 +61,6 @@ class _Batches(CalibrationDataReader):
         return next(self._batches, None)
 
 
-def probabilities(path: Path, inputs: np.ndarray) -> np.ndarray:
-    network = onnxruntime.InferenceSession(str(path), providers=["CPUExecutionProvider"])
-    logits = network.run(None, {network.get_inputs()[0].name: inputs})[0]
-    weights = np.exp(logits - logits.max(axis=1, keepdims=True))
-    return weights / weights.sum(axis=1, keepdims=True)
-
-
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sessions", type=Path, nargs="+")
@@ -75,18 +69,18 @@ def main(argv: list[str]) -> int:
     # file being written may not exist yet, and should not judge its own inputs.
     wari_pile_counter.NETWORK_FILE = TRAINED_NETWORK_FILE
     inputs = standardised_crops(args.sessions)
-    trained = onnxruntime.InferenceSession(str(TRAINED_NETWORK_FILE), providers=["CPUExecutionProvider"])
-    layers = [node.name for node in _graph(TRAINED_NETWORK_FILE).node if node.op_type in ("Conv", "Gemm")]
+    graph = _graph(TRAINED_NETWORK_FILE)
+    layers = [node.name for node in graph.node if node.op_type in ("Conv", "Gemm")]
     with tempfile.TemporaryDirectory() as scratch:
         prepared = Path(scratch) / "prepared.onnx"  # shapes inferred, as the quantizer wants
         quant_pre_process(str(TRAINED_NETWORK_FILE), str(prepared), skip_symbolic_shape=True)
         quantize_static(
-            str(prepared), str(NETWORK_FILE), _Batches(trained.get_inputs()[0].name, inputs),
+            str(prepared), str(NETWORK_FILE), _Batches(graph.input[0].name, inputs),
             quant_format=QuantFormat.QDQ, per_channel=True, activation_type=QuantType.QUInt8,
             weight_type=QuantType.QInt8, calibrate_method=CalibrationMethod.MinMax,
             nodes_to_exclude=[layers[0], layers[-1]],
         )
-    before, after = probabilities(TRAINED_NETWORK_FILE, inputs), probabilities(NETWORK_FILE, inputs)
+    before, after = (network_probabilities(network_session(path), inputs) for path in (TRAINED_NETWORK_FILE, NETWORK_FILE))
     moved = np.abs(after - before).sum(axis=1)
     print(
         f"{NETWORK_FILE.name} from {len(inputs)} crop readings: likeliest count the same in "

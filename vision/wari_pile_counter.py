@@ -105,15 +105,20 @@ _BEYOND_DECAY = 0.5
 _FLOOR = 1e-3
 
 
-@lru_cache(maxsize=1)
-def _network() -> onnxruntime.InferenceSession:
+def network_session(path: Path) -> onnxruntime.InferenceSession:
+    """The network stored at `path`, as recognition runs it."""
     # ONNX Runtime, not OpenCV's dnn module (session 53: the float network at 0.6 of the time),
     # which runs the 8-bit network's quantized layers on integer kernels. One thread: the target
     # is one core, and the bench times the reading thread.
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = 1
     options.inter_op_num_threads = 1
-    return onnxruntime.InferenceSession(str(NETWORK_FILE), options, providers=["CPUExecutionProvider"])
+    return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+
+
+@lru_cache(maxsize=1)
+def _network() -> onnxruntime.InferenceSession:
+    return network_session(NETWORK_FILE)
 
 
 def pit_crops(image: np.ndarray, geometry: BoardGeometry, pits: list[int]) -> np.ndarray:
@@ -144,7 +149,7 @@ def count_probabilities(crops: np.ndarray, quarter_turns: tuple[int, ...]) -> np
     """N x classes: the network's probability of each count for each crop (the last class: that
     many or more), the mean of its readings of the crop turned each of these quarter turns."""
     inputs = standardised(crops)
-    return np.mean([_softmax(_run(_network(), turned(inputs, turns))) for turns in quarter_turns], axis=0)
+    return np.mean([network_probabilities(_network(), turned(inputs, turns)) for turns in quarter_turns], axis=0)
 
 
 def turned(inputs: np.ndarray, quarter_turns: int) -> np.ndarray:
@@ -152,14 +157,11 @@ def turned(inputs: np.ndarray, quarter_turns: int) -> np.ndarray:
     return np.ascontiguousarray(np.rot90(inputs, quarter_turns, axes=(2, 3)))
 
 
-def _run(network: onnxruntime.InferenceSession, inputs: np.ndarray) -> np.ndarray:
+def network_probabilities(network: onnxruntime.InferenceSession, inputs: np.ndarray) -> np.ndarray:
+    """N x classes: a network's probability of each count for each standardised crop as it lies."""
     # One batch: ONNX Runtime reads a crop in as much time alone as in a batch of 12.
     (logits,) = network.run(None, {network.get_inputs()[0].name: inputs})
-    return np.asarray(logits, np.float64).reshape(len(inputs), -1)
-
-
-def _softmax(logits: np.ndarray) -> np.ndarray:
-    """Each row of logits as probabilities."""
+    logits = np.asarray(logits, np.float64).reshape(len(inputs), -1)
     weights = np.exp(logits - logits.max(axis=1, keepdims=True))
     return weights / weights.sum(axis=1, keepdims=True)
 

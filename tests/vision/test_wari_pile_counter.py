@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import numpy as np
-import onnxruntime
 import pytest
 
 import vision.wari as wari
@@ -18,6 +17,8 @@ from vision.wari_pile_counter import (
     count_probabilities,
     looks_again,
     needs_network,
+    network_probabilities,
+    network_session,
     pit_crops,
     standardised,
     with_hidden_seed,
@@ -50,15 +51,12 @@ def test_the_shipped_network_gives_each_crop_a_distribution_over_counts(nicker):
 def test_the_network_recognition_runs_is_the_trained_network_in_8_bits(nicker):
     # Recognition runs NETWORK_FILE, made from TRAINED_NETWORK_FILE by quantize_pile_counter.py: a
     # network trained again and not quantized again would leave the two apart.
-    trained = onnxruntime.InferenceSession(str(wari_pile_counter.TRAINED_NETWORK_FILE), providers=["CPUExecutionProvider"])
     geometry = WariProfile.from_json(nicker).geometry
     crops = np.concatenate([
         pit_crops(render_board(pits, [0, 0], seed=seed, style="nicker", session=0), geometry, list(range(12)))
         for seed, pits in enumerate([PILES, [6, 7, 5, 3, 8, 12, 1, 0, 2, 4, 0, 0]], 1)
     ])
-    logits = trained.run(None, {trained.get_inputs()[0].name: standardised(crops)})[0]
-    as_trained = np.exp(logits - logits.max(axis=1, keepdims=True))
-    as_trained /= as_trained.sum(axis=1, keepdims=True)
+    as_trained = network_probabilities(network_session(wari_pile_counter.TRAINED_NETWORK_FILE), standardised(crops))
     as_run = count_probabilities(crops, (0,))
     assert np.array_equal(as_run.argmax(axis=1), as_trained.argmax(axis=1))
     assert np.abs(as_run - as_trained).max() < 0.1
