@@ -50,6 +50,24 @@ def test_a_glare_heavier_than_a_pit_is_spared_when_the_true_pits_fit_the_grid_fa
     assert sorted(map(tuple, np.round(centres).astype(int))) == sorted(pits)
 
 
+def test_regrouped_a_seed_nearer_the_next_pits_seeds_than_its_own_goes_to_the_pit_the_grid_puts_nearest():
+    mask = np.zeros((240, 640), np.uint8)
+    pits = [(170 + 60 * column, 90 + 70 * row) for row in (0, 1) for column in range(6)]
+    seeds = {pit: [(x + dx, y + dy) for dx in (-9, 9) for dy in (-9, 9)] for pit, (x, y) in enumerate(pits)}
+    # South a's seeds lie apart, one towards South b, 25 pixels from the nearest of its own and 25
+    # from a seed resting on South b's near side: merging nearest first leaves it out of South a.
+    seeds[pits.index((170, 160))] = [(158, 151), (158, 169), (150, 160), (182, 160)]
+    seeds[pits.index((230, 160))] = [(207, 160), (225, 151), (225, 169), (243, 160)]
+    for blobs in seeds.values():
+        for centre in blobs:
+            cv2.circle(mask, centre, 5, 1, -1)
+    expected = sorted(tuple(np.mean(blobs, axis=0)) for blobs in seeds.values())
+    as_merged = _best_grid(*_groupings(mask), _ALIKE_PITS)
+    assert np.abs(np.array(sorted(map(tuple, as_merged))) - expected).max() > 5  # South a's centre
+    regrouped = _best_grid(*_groupings(mask), _ALIKE_PITS, regroup=True)
+    np.testing.assert_allclose(sorted(map(tuple, regrouped)), expected, atol=0.5)
+
+
 def test_another_count_counts_only_where_the_cue_keeps_most_of_its_spots():
     glints = np.array([
         [4, 3, 3, 4, 4, 4, 4, 3, 4, 3, 1, 4],  # a start of heaped beads, one pit's glints merged
@@ -109,7 +127,7 @@ def test_a_first_profile_counting_by_area_alone_gives_way_to_a_lower_share_that_
         tried.append(seed_mask)
         return {"share": seed_mask, "spotters": shares[seed_mask]}
 
-    monkeypatch.setattr(wari_calibration, "_pit_clusters_by_share", lambda contrast: ((share, None, True) for share in shares))
+    monkeypatch.setattr(wari_calibration, "_pit_clusters_by_share", lambda contrast, regroup: ((share, None, True) for share in shares))
     monkeypatch.setattr(wari_calibration, "_profile", profile)
     monkeypatch.setattr(wari_calibration, "recognize", lambda image, profile: SimpleNamespace(pits=[4] * PIT_COUNT))
     assert calibrate(np.zeros((96, 128, 3), np.uint8))["share"] == kept
