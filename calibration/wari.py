@@ -75,6 +75,8 @@ _FAINT_PIT = 0.15
 # times the misfit; where sparing fit better for another reason, it fit 0.66-0.99 times as well
 # (session 46).
 _SPARE_FIT = 0.5
+# At most this many passes of giving blobs to their nearest grid places: a blob may swing between two pits.
+_REGROUP_PASSES = 10
 # How far (in pitches) a pit's circle may move from its seeds' centre onto its rim (the seed
 # clusters' centres lie up to 0.36 pit radii, 0.15 pitches, off the true rims' centres on 60
 # renders), the steps it moves by, coarse then fine, and the directions each circle is sampled in;
@@ -397,12 +399,14 @@ def _blobs_to_their_grid_places(
     pit's seeds than its own may still lie nearer its own pit's place, which the grid through the
     other pits says."""
     owner = None
-    for _ in range(PIT_COUNT):
+    for _ in range(_REGROUP_PASSES):
         places = _fitted_grid(ordered)
         nearest = np.argmin(np.linalg.norm(points[:, None] - places[None], axis=2), axis=1)
         if (owner is not None and (nearest == owner).all()) or len(np.unique(nearest)) < PIT_COUNT:
             break
-        grid = _grid_order(np.array([np.average(points[nearest == k], axis=0, weights=areas[nearest == k]) for k in range(PIT_COUNT)]))
+        grid = _grid_order(np.array([
+            np.average(points[nearest == pit], axis=0, weights=areas[nearest == pit]) for pit in range(PIT_COUNT)
+        ]))
         if grid is None:
             break
         owner, (ordered, misfit) = nearest, grid
