@@ -132,17 +132,21 @@ def calibrate(image: np.ndarray) -> dict:
     # photo is read again with each blob given to the pit its place on the grid lies nearest.
     # Regrouped always, 54 of 630 accepted start photos got other pit circles, no nearer the true
     # rims, and the bench's S0 through the soft camera read 2 of its 72 piles of 8-12 fewer: the
-    # pile counter learned its crops from the circles as they are.
+    # pile counter learned its crops from the circles as they are. Where regrouping moves no pit,
+    # the refusal stands at once (a photo that is not the start is refused in the time it was).
+    contrast = local_contrast(frame, frame.shape[1] // 16)
     try:
-        return _calibrated(image, frame, regroup=False)
+        return _calibrated(image, frame, contrast, regroup=False)
     except ArbiterError as refusal:
+        if not _regrouping_moves_a_pit(contrast):
+            raise
         try:
-            return _calibrated(image, frame, regroup=True)
+            return _calibrated(image, frame, contrast, regroup=True)
         except ArbiterError:
             raise refusal from None
 
 
-def _calibrated(image: np.ndarray, frame: np.ndarray, regroup: bool) -> dict:
+def _calibrated(image: np.ndarray, frame: np.ndarray, contrast: np.ndarray, regroup: bool) -> dict:
     # A share at which the pits form the grid may still leave out the seeds coloured most like the
     # wood (a red bead of four on red wood): the pits then seem to hold 3, or the profile misreads
     # its own start photo. The lower shares get their turn then, and a profile after the first one
@@ -154,7 +158,7 @@ def _calibrated(image: np.ndarray, frame: np.ndarray, regroup: bool) -> dict:
     # left seeds out (glass 1200 through the soft camera: its dark blue beads at the first share):
     # a lower share's profile is kept instead if it spots the seeds and reads the start exactly.
     first_refusal = first_profile = first_reading = None
-    for seed_mask, centres, pits_alike in _pit_clusters_by_share(local_contrast(frame, frame.shape[1] // 16), regroup):
+    for seed_mask, centres, pits_alike in _pit_clusters_by_share(contrast, regroup):
         try:
             profile = _profile(image, frame, seed_mask, centres)
         except ArbiterError as refusal:
@@ -237,6 +241,18 @@ def _pit_clusters_by_share(contrast: np.ndarray, regroup: bool = False):
     if not faint_grids:
         raise ArbiterError(f"the photo {_NOT_A_START}")
     yield from faint_grids
+
+
+def _regrouping_moves_a_pit(contrast: np.ndarray) -> bool:
+    """Whether, at some standout share, the pits' centres move when their blobs are regrouped."""
+    try:
+        as_merged = list(_pit_clusters_by_share(contrast))
+        regrouped = list(_pit_clusters_by_share(contrast, regroup=True))
+    except ArbiterError:
+        return False
+    return len(as_merged) != len(regrouped) or any(
+        not np.allclose(np.sort(first[1], axis=0), np.sort(second[1], axis=0)) for first, second in zip(as_merged, regrouped)
+    )
 
 
 def _check_pits_in_view(geometry: BoardGeometry) -> None:

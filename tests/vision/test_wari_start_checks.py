@@ -152,3 +152,24 @@ def test_a_pit_reaching_past_the_photos_edge_by_more_than_the_rims_error_is_refu
         return
     with pytest.raises(ArbiterError, match="^South's pit [a-f] is cut by the photo's bottom edge"):
         _check_pits_in_view(geometry)
+
+
+@pytest.mark.parametrize("moves", [False, True])
+def test_a_refused_photo_is_read_again_regrouped_only_where_regrouping_moves_a_pit(monkeypatch, moves):
+    readings = []
+
+    def refused(image, frame, contrast, regroup):
+        readings.append(regroup)
+        raise ArbiterError(f"refused {'regrouped' if regroup else 'as merged'}")
+
+    monkeypatch.setattr(wari_calibration, "_calibrated", refused)
+    monkeypatch.setattr(wari_calibration, "_regrouping_moves_a_pit", lambda contrast: moves)
+    with pytest.raises(ArbiterError, match="^refused as merged$"):
+        calibrate(np.zeros((96, 128, 3), np.uint8))
+    assert readings == ([False, True] if moves else [False])
+
+
+def test_regrouping_moves_no_pit_of_a_photo_without_a_board():
+    blank = np.full((96, 128, 3), 120, np.uint8)
+    contrast = wari_calibration.local_contrast(blank, blank.shape[1] // 16)
+    assert not wari_calibration._regrouping_moves_a_pit(contrast)
