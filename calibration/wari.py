@@ -133,7 +133,7 @@ def calibrate(image: np.ndarray) -> dict:
     # Regrouped always, 54 of 630 accepted start photos got other pit circles, no nearer the true
     # rims, and the bench's S0 through the soft camera read 2 of its 72 piles of 8-12 fewer: the
     # pile counter learned its crops from the circles as they are. Where regrouping moves no pit,
-    # the refusal stands at once (a photo that is not the start is refused in the time it was).
+    # the refusal stands at once: a photo that is not the start is refused about as fast as before.
     contrast = local_contrast(frame, frame.shape[1] // 16)
     try:
         return _calibrated(image, frame, contrast, regroup=False)
