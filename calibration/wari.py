@@ -136,17 +136,18 @@ def calibrate(image: np.ndarray) -> dict:
     # the refusal stands at once: a photo that is not the start is refused about as fast as before.
     contrast = local_contrast(frame, frame.shape[1] // 16)
     try:
-        return _calibrated(image, frame, contrast, regroup=False)
+        return _calibrated(image, frame, _pit_clusters_by_share(contrast))
     except ArbiterError as refusal:
-        if not _regrouping_moves_a_pit(contrast):
+        regrouped = _regrouped_clusters(contrast)
+        if regrouped is None:
             raise
         try:
-            return _calibrated(image, frame, contrast, regroup=True)
+            return _calibrated(image, frame, regrouped)
         except ArbiterError:
             raise refusal from None
 
 
-def _calibrated(image: np.ndarray, frame: np.ndarray, contrast: np.ndarray, regroup: bool) -> dict:
+def _calibrated(image: np.ndarray, frame: np.ndarray, clusters: Iterable[tuple[np.ndarray, np.ndarray, bool]]) -> dict:
     # A share at which the pits form the grid may still leave out the seeds coloured most like the
     # wood (a red bead of four on red wood): the pits then seem to hold 3, or the profile misreads
     # its own start photo. The lower shares get their turn then, and a profile after the first one
@@ -158,7 +159,7 @@ def _calibrated(image: np.ndarray, frame: np.ndarray, contrast: np.ndarray, regr
     # left seeds out (glass 1200 through the soft camera: its dark blue beads at the first share):
     # a lower share's profile is kept instead if it spots the seeds and reads the start exactly.
     first_refusal = first_profile = first_reading = None
-    for seed_mask, centres, pits_alike in _pit_clusters_by_share(contrast, regroup):
+    for seed_mask, centres, pits_alike in clusters:
         try:
             profile = _profile(image, frame, seed_mask, centres)
         except ArbiterError as refusal:
@@ -243,16 +244,19 @@ def _pit_clusters_by_share(contrast: np.ndarray, regroup: bool = False):
     yield from faint_grids
 
 
-def _regrouping_moves_a_pit(contrast: np.ndarray) -> bool:
-    """Whether, at some standout share, the pits' centres move when their blobs are regrouped."""
+def _regrouped_clusters(contrast: np.ndarray) -> list[tuple[np.ndarray, np.ndarray, bool]] | None:
+    """`_pit_clusters_by_share` with every cluster's blobs regrouped, or None where that moves no
+    pit at any standout share (or no grid forms). Both give the centres in contract order."""
     try:
         as_merged = list(_pit_clusters_by_share(contrast))
         regrouped = list(_pit_clusters_by_share(contrast, regroup=True))
     except ArbiterError:
-        return False
-    return len(as_merged) != len(regrouped) or any(
-        not np.allclose(np.sort(first[1], axis=0), np.sort(second[1], axis=0)) for first, second in zip(as_merged, regrouped)
-    )
+        return None
+    if len(as_merged) == len(regrouped) and all(
+        np.allclose(first[1], second[1]) for first, second in zip(as_merged, regrouped)
+    ):
+        return None
+    return regrouped
 
 
 def _check_pits_in_view(geometry: BoardGeometry) -> None:
@@ -401,7 +405,8 @@ def _heavy_cluster_centres(
         ])
         grid = _grid_order(centres)
         if grid is not None and regroup:
-            grid = _blobs_to_their_grid_places(points[np.isin(inverse, heavy)], areas[np.isin(inverse, heavy)], *grid)
+            in_heavy = np.isin(inverse, heavy)
+            grid = _blobs_to_their_grid_places(points[in_heavy], areas[in_heavy], *grid)
         if grid is not None and (best is None or grid[1] < best[1]):
             best = grid
     return best

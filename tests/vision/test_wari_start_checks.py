@@ -127,7 +127,7 @@ def test_a_first_profile_counting_by_area_alone_gives_way_to_a_lower_share_that_
         tried.append(seed_mask)
         return {"share": seed_mask, "spotters": shares[seed_mask]}
 
-    monkeypatch.setattr(wari_calibration, "_pit_clusters_by_share", lambda contrast, regroup: ((share, None, True) for share in shares))
+    monkeypatch.setattr(wari_calibration, "_pit_clusters_by_share", lambda contrast: ((share, None, True) for share in shares))
     monkeypatch.setattr(wari_calibration, "_profile", profile)
     monkeypatch.setattr(wari_calibration, "recognize", lambda image, profile: SimpleNamespace(pits=[4] * PIT_COUNT))
     assert calibrate(np.zeros((96, 128, 3), np.uint8))["share"] == kept
@@ -158,18 +158,19 @@ def test_a_pit_reaching_past_the_photos_edge_by_more_than_the_rims_error_is_refu
 def test_a_refused_photo_is_read_again_regrouped_only_where_regrouping_moves_a_pit(monkeypatch, moves):
     readings = []
 
-    def refused(image, frame, contrast, regroup):
-        readings.append(regroup)
-        raise ArbiterError(f"refused {'regrouped' if regroup else 'as merged'}")
+    def refused(image, frame, clusters):
+        readings.append(clusters)
+        raise ArbiterError("refused as merged" if len(readings) == 1 else "refused regrouped")
 
     monkeypatch.setattr(wari_calibration, "_calibrated", refused)
-    monkeypatch.setattr(wari_calibration, "_regrouping_moves_a_pit", lambda contrast: moves)
+    monkeypatch.setattr(wari_calibration, "_regrouped_clusters", lambda contrast: ["regrouped"] if moves else None)
     with pytest.raises(ArbiterError, match="^refused as merged$"):
         calibrate(np.zeros((96, 128, 3), np.uint8))
-    assert readings == ([False, True] if moves else [False])
+    assert len(readings) == (2 if moves else 1)
+    assert readings[1:] == ([["regrouped"]] if moves else [])
 
 
 def test_regrouping_moves_no_pit_of_a_photo_without_a_board():
     blank = np.full((96, 128, 3), 120, np.uint8)
     contrast = wari_calibration.local_contrast(blank, blank.shape[1] // 16)
-    assert not wari_calibration._regrouping_moves_a_pit(contrast)
+    assert wari_calibration._regrouped_clusters(contrast) is None
