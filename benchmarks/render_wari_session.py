@@ -20,11 +20,13 @@ session), so sessions nobody tuned on can be made at will.
 also draws the seeds' size and how their shades vary, the bowls' depth and how near their rims
 the seeds come to rest (so that piles lie spread up the walls in some sessions and gathered
 nearer the middle in others) and whether the board is varnished (the lamp glares on the bowls'
-floors) or oiled, and each position's pits hold counts drawn evenly from 0 up to 10-20, so that
-big piles come as often as small ones. Its positions are not game positions (their seeds need
-not add up to 48). It also draws how far to the side of the board the lamp hangs, further than
-plain sessions do. `--lamp-reach MM` sets that distance instead (plain or training): the same
-session and photos under a lamp moved nearer overhead or further to the side.
+floors) or oiled, whether the pits' rims are bevelled (a cone cut round the bowl, as on the
+bench's boards) and how wide and steep, and each position's pits hold counts drawn evenly from 0
+up to 10-20, so that big piles come as often as small ones. Its positions are not game
+positions (their seeds need not add up to 48). It also draws how far to the side of the board
+the lamp hangs, further than plain sessions do. `--lamp-reach MM` sets that distance instead
+(plain or training): the same session and photos under a lamp moved nearer overhead or further
+to the side.
 
 The scene is measured in millimetres: the board top is the plane z = 0, x runs along the rows
 (South's pits a..f towards +x), y towards North and z up. Seeds are dropped one by one into their
@@ -83,6 +85,15 @@ TRAINING_SHADE_SPREAD = {"nicker": (0.04, 0.3), "glass": (0.02, 0.08)}
 # session 28).
 TRAINING_LAMP_REACH = (100.0, 450.0)
 TRAINING_MOST_SEEDS = (10, 20)
+# --training: on this share of the boards the pits' rims are bevelled, cut away as a cone that
+# slopes from the board top down to the bowl's rim, as on both the bench's boards (S0's wide and
+# plain to see, S1's narrow): the bevel's outline on the board top this many times the rim's
+# radius from the middle, its slope this share of the bowl's wall's at the rim (a bevel as steep
+# as the wall looks like a wider bowl). Calibration may then find either edge (S0's circles lie
+# on the bevel's outline, S1's on the bowl's rim).
+TRAINING_BEVELLED = 0.5
+TRAINING_BEVEL_WIDTH = (1.04, 1.15)
+TRAINING_BEVEL_SLOPE = (0.35, 0.75)
 SHADOW_MARGIN = 20.0  # mm around a bowl within which its seeds may shade the board
 TABLE, BOARD_TOP, BOARD_SIDE, HOLLOW, SEED = range(5)  # what a ray hits
 
@@ -116,26 +127,85 @@ TABLE_FINISH = (0.02, 6.0)
 
 @dataclass(frozen=True)
 class Hollow:
-    """A bowl cut into the board: the part below the board top of an axis-aligned ellipsoid
-    whose centre lies above the top (a spherical cap across its narrow way)."""
+    """A bowl cut into the board: the part below its rim's level of an axis-aligned ellipsoid
+    whose centre lies above that level (a spherical cap across its narrow way). Its rim lies on the
+    board top, or, where a bevel (a cone) cuts the round bowl's edge away, `bevel_drop` below it:
+    the bevel slopes up from the rim to the board top at `bevel_rim`."""
 
     centre: np.ndarray  # (x, y, z) mm
     semi_axes: np.ndarray  # (3,) mm
-    rim: np.ndarray  # half axes (x, y) of its outline on the board top
+    rim: np.ndarray  # half axes (x, y) of the bowl's outline at its rim's level
+    bevel_rim: float = 0.0  # mm from the middle to the bevel's outline on the board top; 0: no bevel
+    bevel_drop: float = 0.0  # mm from the board top down to the bowl's rim
 
     @classmethod
-    def cut(cls, x: float, y: float, rim_x: float, rim_y: float, depth: float) -> Hollow:
+    def cut(cls, x: float, y: float, rim_x: float, rim_y: float, depth: float, bevel_rim: float = 0.0, bevel_drop: float = 0.0) -> Hollow:
         narrow = min(rim_x, rim_y)
         radius = (narrow**2 + depth**2) / (2 * depth)  # the sphere whose cap is rim wide and depth deep
         stretch = radius / narrow
-        return cls(np.array([x, y, radius - depth]), np.array([rim_x * stretch, rim_y * stretch, radius]), np.array([rim_x, rim_y]))
+        return cls(
+            np.array([x, y, radius - depth - bevel_drop]), np.array([rim_x * stretch, rim_y * stretch, radius]),
+            np.array([rim_x, rim_y]), bevel_rim, bevel_drop,
+        )
+
+    @property
+    def opening(self) -> np.ndarray:
+        """Half axes (x, y) of its outline on the board top."""
+        return np.full(2, self.bevel_rim) if self.bevel_rim else self.rim
 
     def floor_height(self, xy: np.ndarray) -> np.ndarray:
-        """Height of the wood under each (x, y): the bowl inside the rim, the board top outside."""
+        """Height of the wood under each (x, y): the bowl inside the rim, the bevel around it,
+        the board top outside."""
         scaled = (xy - self.centre[:2]) / self.semi_axes[:2]
         inside = 1 - (scaled**2).sum(axis=-1)
         bowl = self.centre[2] - self.semi_axes[2] * np.sqrt(np.clip(inside, 0, None))
-        return np.where(inside > 0, np.minimum(bowl, 0.0), 0.0)
+        top = self.bevel_height(xy) if self.bevel_rim else 0.0
+        return np.where(inside > 0, np.minimum(bowl, top), top)
+
+    @property
+    def bevel_slope(self) -> float:
+        """How far the bevel rises per mm out from the bowl's rim."""
+        return self.bevel_drop / (self.bevel_rim - self.rim[0])
+
+    def bevel_height(self, xy: np.ndarray) -> np.ndarray:
+        reach = np.linalg.norm(xy - self.centre[:2], axis=-1)
+        return np.clip((reach - self.bevel_rim) * self.bevel_slope, -self.bevel_drop, 0.0)
+
+    def bevel_span(self, origins: np.ndarray, directions: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Ray parameters where rays enter and leave the space the bevel cuts away (inside its
+        cone, between the bowl's rim's level and the board top; empty where they enter after they
+        leave), and whether they leave it through the cone rather than through either level."""
+        slope = self.bevel_slope
+        offsets = np.broadcast_to(origins - self.centre, directions.shape)
+        heights = offsets[:, 2] + self.centre[2]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            to_rim_level, to_top = (-self.bevel_drop - heights) / directions[:, 2], -heights / directions[:, 2]
+            cone_enter, cone_leave = cone_span(offsets[:, :2], self.bevel_rim + heights / slope, directions, slope)
+        level_leave = np.maximum(to_rim_level, to_top)
+        return np.maximum(np.minimum(to_rim_level, to_top), cone_enter), np.minimum(level_leave, cone_leave), cone_leave < level_leave
+
+    def leave(self, origins: np.ndarray, directions: np.ndarray, start: np.ndarray | float = 0.0) -> tuple[np.ndarray, np.ndarray]:
+        """Where rays that are in the space cut away at ray parameter `start` leave it, as ray
+        parameters, and the wood's normal there (facing the hollow; upward where they leave
+        through the opening)."""
+        near, far, met = ellipsoid_roots(origins, directions, self.centre, self.semi_axes)
+        if not self.bevel_rim:
+            leaving, from_bowl = far, np.ones(len(far), bool)
+        else:
+            enter, out, by_cone = self.bevel_span(origins, directions)
+            leaving = np.broadcast_to(np.asarray(start, np.float64), far.shape)
+            for _ in range(2):  # from the bevel on into the bowl, or the other way
+                leaving = np.where((enter <= leaving + 1e-6) & (out > leaving), out, leaving)
+                leaving = np.where(met & (near <= leaving + 1e-6) & (far > leaving), far, leaving)
+            from_bowl = met & (leaving == far)
+        points = origins + leaving[:, None] * directions
+        normals = -normalised((points - self.centre) / self.semi_axes**2)
+        if self.bevel_rim:
+            aside = points[:, :2] - self.centre[:2]
+            cone = normalised(np.column_stack([-aside, (self.bevel_rim + points[:, 2] / self.bevel_slope) / self.bevel_slope]))
+            flat = np.tile([0.0, 0.0, 1.0], (len(points), 1))
+            normals = np.where(from_bowl[:, None], normals, np.where(by_cone[:, None], cone, flat))
+        return leaving, normals
 
     def holds(self, xy: np.ndarray, margin: float) -> np.ndarray:
         """Whether each (x, y) lies at least about `margin` inside the rim."""
@@ -262,7 +332,23 @@ def varied_for_training(session: Session, style: str, number: int) -> Session:
         session, style=seeds, board=replace(session.board, hollows=hollows),
         rim_clearance=rng.uniform(*TRAINING_RIM_CLEARANCE), board_finish=finish,
     )
-    return with_lamp_reach(varied, session_rng(style, number, 9).uniform(*TRAINING_LAMP_REACH))
+    varied = with_lamp_reach(varied, session_rng(style, number, 9).uniform(*TRAINING_LAMP_REACH))
+    bevels = session_rng(style, number, 10)
+    if bevels.random() >= TRAINING_BEVELLED:
+        return varied
+    widen, slope = bevels.uniform(*TRAINING_BEVEL_WIDTH), bevels.uniform(*TRAINING_BEVEL_SLOPE)
+    pits = tuple(bevelled(hollow, widen, slope) for hollow in varied.board.hollows[:PIT_COUNT])
+    return replace(varied, board=replace(varied.board, hollows=pits + varied.board.hollows[PIT_COUNT:]))
+
+
+def bevelled(hollow: Hollow, widen: float, slope: float) -> Hollow:
+    """A round bowl with its rim bevelled out to `widen` times its radius, at `slope` times the
+    angle of the bowl's wall at the rim. The wall grows steeper above the rim, so the bowl's
+    sphere, lowered with its rim, stays inside the bevel's cone."""
+    rim, depth = hollow.rim[0], hollow.semi_axes[2] - hollow.centre[2]
+    wall = np.arcsin(rim / hollow.semi_axes[2])
+    drop = (widen - 1) * rim * np.tan(slope * wall)
+    return Hollow.cut(hollow.centre[0], hollow.centre[1], rim, rim, depth, widen * rim, drop)
 
 
 def make_board(rng: np.random.Generator) -> Board:
@@ -493,6 +579,26 @@ def ellipsoid_roots(origins, directions, centre, semi_axes, rotation=None):
     return (-b - root) / a, (-b + root) / a, discriminant > 0
 
 
+def cone_span(aside: np.ndarray, reach: np.ndarray, directions: np.ndarray, slope: float) -> tuple[np.ndarray, np.ndarray]:
+    """Ray parameters where rays enter and leave the inside of an upright cone that widens upward,
+    its wall rising `slope` per unit out: `aside` holds the rays' origins' offsets (x, y) from its
+    axis, `reach` its radius at their heights."""
+    a = (directions[:, :2] ** 2).sum(axis=1) - (directions[:, 2] / slope) ** 2
+    b = 2 * ((aside * directions[:, :2]).sum(axis=1) - reach * directions[:, 2] / slope)
+    c = (aside**2).sum(axis=1) - reach**2
+    discriminant = b**2 - 4 * a * c
+    root = np.sqrt(np.clip(discriminant, 0, None))
+    first, second = np.minimum((-b - root) / (2 * a), (-b + root) / (2 * a)), np.maximum((-b - root) / (2 * a), (-b + root) / (2 * a))
+    # A ray steeper than the wall meets the cone and its mirror image below the apex: the cone's
+    # side of the two is where its radius is positive.
+    upper_first = reach + first * directions[:, 2] / slope >= 0
+    enter = np.where(a > 0, first, np.where(upper_first, -np.inf, second))
+    leave = np.where(a > 0, second, np.where(upper_first, first, np.inf))
+    # No crossing: a ray less steep than the wall passes outside, a steeper one stays inside.
+    missed = discriminant <= 0
+    return np.where(missed, np.where(a > 0, np.inf, -np.inf), enter), np.where(missed, np.where(a > 0, -np.inf, np.inf), leave)
+
+
 def box_entry(origins, directions, low, high):
     """Slab test: ray parameters where rays enter and leave an axis-aligned box, and the axis of
     the face they enter by."""
@@ -527,11 +633,9 @@ def trace(camera: Camera, board: Board, seeds: Seeds, pixels: np.ndarray, direct
     top = np.flatnonzero(kinds == BOARD_TOP)
     top_xy = origin[:2] + distances[top, None] * directions[top, :2]
     for region, hollow in enumerate(board.hollows):
-        rays = top[(((top_xy - hollow.centre[:2]) / hollow.rim) ** 2).sum(axis=1) < 1]
-        _, far, _ = ellipsoid_roots(origin, directions[rays], hollow.centre, hollow.semi_axes)
-        distances[rays], kinds[rays], regions[rays] = far, HOLLOW, region
-        inner = origin + far[:, None] * directions[rays] - hollow.centre
-        normals[rays] = -normalised(inner / hollow.semi_axes**2)
+        rays = top[(((top_xy - hollow.centre[:2]) / hollow.opening) ** 2).sum(axis=1) < 1]
+        distances[rays], normals[rays] = hollow.leave(origin, directions[rays], distances[rays])
+        kinds[rays], regions[rays] = HOLLOW, region
 
     for seed in range(len(seeds.centres)):
         centre, rotation, semi_axes = seeds.centres[seed], seeds.rotations[seed], seeds.semi_axes[seed]
@@ -566,8 +670,8 @@ def lamp_visibility(hits: Hits, board: Board, seeds: Seeds, lights: np.ndarray) 
     on_board = np.flatnonzero(hits.kinds != TABLE)
     board_xy = hits.points[on_board, :2]
     for region, hollow in enumerate(board.hollows):
-        low = hollow.centre[:2] - hollow.rim - SHADOW_MARGIN
-        high = hollow.centre[:2] + hollow.rim + SHADOW_MARGIN
+        low = hollow.centre[:2] - hollow.opening - SHADOW_MARGIN
+        high = hollow.centre[:2] + hollow.opening + SHADOW_MARGIN
         near = on_board[((board_xy > low) & (board_xy < high)).all(axis=1)]
         in_bowl = near[(hits.regions[near] == region) & (hits.points[near, 2] < 0)]
         hidden[in_bowl] |= rim_hides(lifted[in_bowl], hollow, lights)
@@ -582,12 +686,12 @@ def lamp_visibility(hits: Hits, board: Board, seeds: Seeds, lights: np.ndarray) 
 
 def rim_hides(points: np.ndarray, hollow: Hollow, lights: np.ndarray) -> np.ndarray:
     """Whether the bowl's own wall hides each lamp point from points inside it: a ray to the
-    lamp leaving the bowl's ellipsoid below the board top runs into wood."""
+    lamp leaving the space cut away below the board top runs into wood."""
     hidden = np.zeros((len(points), len(lights)), bool)
     for index, light in enumerate(lights):
         towards = light - points
-        _, far, _ = ellipsoid_roots(points, towards, hollow.centre, hollow.semi_axes)
-        hidden[:, index] = points[:, 2] + far * towards[:, 2] < 0
+        leaving, _ = hollow.leave(points, towards)
+        hidden[:, index] = points[:, 2] + leaving * towards[:, 2] < -1e-6
     return hidden
 
 

@@ -5,8 +5,8 @@ Usage (from the repository root):
 
 Each DIR is a session the renderer wrote, its folder named by style and session number
 (nicker_1100 or nicker1100; --training if it was written with --training). The renderer makes the
-session's board and camera again, so each pit's and store's rim on the board top can be
-projected into the frame exactly; the profile `arbiter calibrate wari` makes from the session's
+session's board and camera again, so each pit's and store's rim on the board top (a bevelled
+pit's: the bevel's outline) can be projected into the frame exactly; the profile `arbiter calibrate wari` makes from the session's
 start photo is compared with it. Prints, per session and pooled, for pits and stores apart:
 the worst and mean overlap (intersection over union of the calibrated outline and the true one),
 the worst centre error in true pit radii, and the range of sizes (the calibrated outline's mean
@@ -44,7 +44,7 @@ def true_rims(session: render.Session) -> list[np.ndarray]:
     """Every region's rim in the frame, in contract order (pits, South's store, North's store)."""
     angles = np.linspace(0, 2 * np.pi, RIM_POINTS, endpoint=False)
     circle = np.column_stack([np.cos(angles), np.sin(angles)])
-    rims = [hollow.centre[:2] + circle * hollow.rim for hollow in session.board.hollows]
+    rims = [hollow.centre[:2] + circle * hollow.opening for hollow in session.board.hollows]
     return [render.projected(session.camera, np.column_stack([rim, np.zeros(len(rim))])) for rim in rims]
 
 
