@@ -2,7 +2,7 @@
 
 Usage (PyTorch is not a project dependency; install it beside the project for this probe only):
     pip install torch==2.13.0
-    python3 benchmarks/wari_cnn_probe.py --train DIR [DIR ...] --test DIR [DIR ...] [--epochs 12]
+    python3 benchmarks/wari_cnn_probe.py --train DIR [DIR ...] --test DIR [DIR ...] [--epochs 12] [--scale-jitter 0.08]
         [--save WEIGHTS.pt | --load WEIGHTS [WEIGHTS ...]] [--start WEIGHTS [--blend SHARE]] [--export vision/data/wari_pile_counter.onnx]
         [--network-power P] [--quarter-turns T [T ...]] [--pile-from N]
 (WEIGHTS: a --save file, or an ONNX export such as the shipped vision/data/wari_pile_counter.onnx,
@@ -13,7 +13,7 @@ are the bench's). Every session is calibrated on its start photo like `recognize
 each position and game photo gives one crop per pit, centred on the calibrated pit and 2.4 pit
 radii across at that pit's own scale (perspective included), scaled to 64x64 and labelled with
 the pit's true count. A classifier of counts 0..MAX_COUNT is trained on
-the --train crops (turned, flipped, colour channels swapped, brightness, noise and blur varied, so
+the --train crops (turned, scaled, flipped, colour channels swapped, brightness, noise and blur varied, so
 that it learns seeds rather than one session's look) and prints, for each --test session, the
 exact share of its pits by true count, with the share read too low, and the same for the count
 posterior of `recognize`'s hand-made cues alone and with the network (`vision.wari_pile_counter`:
@@ -52,6 +52,10 @@ MAX_COUNT = 24  # piles above this are labelled this
 BATCH = 64
 RATE = 3e-3  # the learning rate's peak
 FURTHER_RATE = 1e-3  # its peak when training on from saved weights (--start)
+# Crops are scaled by up to this share either way in training: the circle calibration finds may
+# lie on a bevel's outline or on the bowl's rim within (S0's bevel lies about 1.1 times the rim's
+# radius out), and the pile's size against the crop should not decide its count.
+SCALE_JITTER = 0.08
 LOG_LOSS_FROM = 6  # the pits the log-loss is taken over: those of this many seeds or more
 
 
@@ -69,10 +73,11 @@ def session_crops(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.
     return np.array(crops), np.array(counts), np.array(posteriors), np.full(len(counts), calibrated.cues_miss_seeds)
 
 
-def varied(crops: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def varied(crops: np.ndarray, rng: np.random.Generator, scale_jitter: float) -> np.ndarray:
     out = np.empty_like(crops)
     for index, crop in enumerate(crops):
-        turn = cv2.getRotationMatrix2D((CROP / 2, CROP / 2), rng.uniform(0, 360), rng.uniform(0.92, 1.08))
+        scale = rng.uniform(1 - scale_jitter, 1 + scale_jitter)
+        turn = cv2.getRotationMatrix2D((CROP / 2, CROP / 2), rng.uniform(0, 360), scale)
         crop = cv2.warpAffine(crop, turn, (CROP, CROP), borderMode=cv2.BORDER_REFLECT)
         if rng.random() < 0.5:
             crop = crop[:, ::-1]
@@ -132,7 +137,7 @@ def saved_network(torch, path: Path):
     return network
 
 
-def train(torch, crops: np.ndarray, counts: np.ndarray, epochs: int, start: Path | None = None):
+def train(torch, crops: np.ndarray, counts: np.ndarray, epochs: int, start: Path | None, scale_jitter: float):
     """A network trained on the crops, from scratch or (start) on from saved weights, at a
     lower rate so that it keeps what it learned."""
     torch.manual_seed(0)
@@ -152,7 +157,7 @@ def train(torch, crops: np.ndarray, counts: np.ndarray, epochs: int, start: Path
         order = rng.permutation(len(crops))
         for first in range(0, len(crops), BATCH):
             batch = order[first : first + BATCH]
-            inputs = torch.from_numpy(standardised(varied(crops[batch], rng)))
+            inputs = torch.from_numpy(standardised(varied(crops[batch], rng, scale_jitter)))
             loss = torch.nn.functional.cross_entropy(network(inputs), torch.from_numpy(labels[batch]).long())
             optimiser.zero_grad()
             loss.backward()
@@ -200,6 +205,10 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--train", type=Path, nargs="+", default=[])
     parser.add_argument("--test", type=Path, nargs="+", required=True)
     parser.add_argument("--epochs", type=int, default=12)
+    parser.add_argument(
+        "--scale-jitter", type=float, default=SCALE_JITTER,
+        help=f"scale training crops by up to this share either way (default {SCALE_JITTER})",
+    )
     weights = parser.add_mutually_exclusive_group()
     weights.add_argument("--save", type=Path, help="write the trained network's weights here")
     weights.add_argument(
@@ -248,7 +257,7 @@ def main(argv: list[str]) -> int:
     if args.load:
         networks = [saved_network(torch, path).eval() for path in args.load]
     else:
-        networks = [trained_on(torch, args.train, args.epochs, args.start)]
+        networks = [trained_on(torch, args.train, args.epochs, args.start, args.scale_jitter)]
         if args.blend is not None:
             networks = [blended(saved_network(torch, args.start), networks[0], args.blend)]
         if args.save:
@@ -305,7 +314,7 @@ def weighed_as_recognize_does(
     return with_network(plausible, by_turn.mean(axis=0), adds=cues_miss_seeds)
 
 
-def trained_on(torch, folders: list[Path], epochs: int, start: Path | None):
+def trained_on(torch, folders: list[Path], epochs: int, start: Path | None, scale_jitter: float):
     training = []
     for folder in folders:
         try:
@@ -313,8 +322,11 @@ def trained_on(torch, folders: list[Path], epochs: int, start: Path | None):
         except ArbiterError as error:  # an unseen board the calibration cannot read: left out, and said
             print(f"{folder}: not used, calibration failed: {error}")
     crops, counts = (np.concatenate(parts) for parts in zip(*training))
-    print(f"training on {len(counts)} pits of {len(training)} sessions, {epochs} epochs" + (f", from {start}" if start else ""))
-    return train(torch, crops, counts, epochs, start)
+    print(
+        f"training on {len(counts)} pits of {len(training)} sessions, {epochs} epochs, scale jitter {scale_jitter}"
+        + (f", from {start}" if start else "")
+    )
+    return train(torch, crops, counts, epochs, start, scale_jitter)
 
 
 if __name__ == "__main__":
