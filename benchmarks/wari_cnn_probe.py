@@ -4,7 +4,7 @@ Usage (PyTorch is not a project dependency; install it beside the project for th
     pip install torch==2.13.0
     python3 benchmarks/wari_cnn_probe.py --train DIR [DIR ...] --test DIR [DIR ...] [--epochs 12] [--scale-jitter 0.08]
         [--save WEIGHTS.pt | --load WEIGHTS [WEIGHTS ...]] [--start WEIGHTS [--blend SHARE]] [--export vision/data/wari_pile_counter.onnx]
-        [--network-power P] [--quarter-turns T [T ...]] [--pile-from N]
+        [--network-power P] [--quarter-turns T [T ...]] [--pile-from N] [--camera NAME]
 (WEIGHTS: a --save file, or an ONNX export such as the shipped vision/data/wari_pile_counter.onnx,
 the trained network in floats, which needs `pip install onnx` too.)
 
@@ -22,11 +22,12 @@ with how often the truth stays in the distribution and, for the distributions, t
 pits of 6 or more (a sure misread costs most there, and spends the tracker's margin); with
 several --test sessions, the same for all of them pooled. `--network-power` combines them as
 `recognize` would with another NETWORK_POWER; `--quarter-turns` and `--pile-from` read and
-gate as it would with other QUARTER_TURNS and PILE_FROM. `--training` sessions of
-`render_wari_session.py` are the training data it was written for. `--blend` keeps part of what
-`--start`'s weights knew: the network saved, exported and tested is the start moved that share
-of the way to the weights trained on. `--export` writes the network
-as ONNX (needs `pip install onnx` too); `benchmarks/quantize_pile_counter.py` then makes from it the
+gate as it would with other QUARTER_TURNS and PILE_FROM. `--camera` re-shoots the --test
+sessions through another of `reshoot.py`'s cameras, as `bench_wari_vision.py --camera` does.
+`--training` sessions of `render_wari_session.py` are the training data it was written for.
+`--scale-jitter` sets how far each training crop is scaled either way. `--blend` keeps part of
+what `--start`'s weights knew: the network saved, exported and tested is the start moved that
+share of the way to the weights trained on. `--export` writes the network as ONNX (needs `pip install onnx` too); `benchmarks/quantize_pile_counter.py` then makes from it the
 8-bit network that `vision.wari_pile_counter` runs with ONNX Runtime, and which the readings "as
 recognize would" here use.
 """
@@ -46,7 +47,8 @@ from vision.wari_count import plausible_counts
 from vision.wari_pile_counter import CROP, looks_again, needs_network, pit_crops, standardised, turned, with_network
 from vision.wari_seeds import working_frame
 
-from bench_wari_vision import BUCKETS, PIT_COUNT, session_photos  # beside this script
+from bench_wari_vision import BUCKETS, PIT_COUNT, session_photos  # beside these scripts
+from reshoot import CAMERAS
 
 MAX_COUNT = 24  # piles above this are labelled this
 BATCH = 64
@@ -59,10 +61,11 @@ SCALE_JITTER = 0.08
 LOG_LOSS_FROM = 6  # the pits the log-loss is taken over: those of this many seeds or more
 
 
-def session_crops(folder: Path) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def session_crops(folder: Path, camera: str | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """(crops N x 64 x 64 x 3, true counts N, `recognize`'s count posteriors N x 49, whether the
-    cues miss seeds on the board, N) of every pit of every position and game photo of a session."""
-    _, profile, photos = session_photos(folder, None)
+    cues miss seeds on the board, N) of every pit of every position and game photo of a session,
+    re-shot through `camera` as `bench_wari_vision.py --camera` re-shoots them."""
+    _, profile, photos = session_photos(folder, camera)
     calibrated = WariProfile.from_json(profile)
     crops, counts, posteriors = [], [], []
     for image, item, _ in photos:
@@ -204,6 +207,7 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--train", type=Path, nargs="+", default=[])
     parser.add_argument("--test", type=Path, nargs="+", required=True)
+    parser.add_argument("--camera", choices=sorted(CAMERAS), help="re-shoot the --test sessions' photos through another camera")
     parser.add_argument("--epochs", type=int, default=12)
     parser.add_argument(
         "--scale-jitter", type=float, default=SCALE_JITTER,
@@ -271,7 +275,7 @@ def main(argv: list[str]) -> int:
     tested = []
     for folder in args.test:
         try:
-            test_crops, test_counts, posteriors, cues_miss_seeds = session_crops(folder)
+            test_crops, test_counts, posteriors, cues_miss_seeds = session_crops(folder, args.camera)
         except ArbiterError as error:
             print(f"{folder}: not tested, calibration failed: {error}")
             continue
