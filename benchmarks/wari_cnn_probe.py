@@ -12,9 +12,9 @@ Each DIR is a bench-format session (`render_wari_session.py` writes them; `../sh
 are the bench's). Every session is calibrated on its start photo like `recognize` would be, and
 each position and game photo gives one crop per pit, centred on the calibrated pit and 2.4 pit
 radii across at that pit's own scale (perspective included), scaled to 64x64 and labelled with
-the pit's true count. A classifier of counts 0..MAX_COUNT is trained on
-the --train crops (turned, scaled, flipped, colour channels swapped, brightness, noise and blur varied, so
-that it learns seeds rather than one session's look) and prints, for each --test session, the
+the pit's true count. A classifier of counts 0..MAX_COUNT is trained on the --train crops
+(turned, scaled, flipped, colour channels swapped, brightness, noise and blur varied, so that it
+learns seeds rather than one session's look) and prints, for each --test session, the
 exact share of its pits by true count, with the share read too low, and the same for the count
 posterior of `recognize`'s hand-made cues alone and with the network (`vision.wari_pile_counter`:
 each crop read at the first of its QUARTER_TURNS, and at all of them where `recognize` looks again),
@@ -27,8 +27,9 @@ sessions through another of `reshoot.py`'s cameras, as `bench_wari_vision.py --c
 `--training` sessions of `render_wari_session.py` are the training data it was written for.
 `--scale-jitter` sets how far each training crop is scaled either way. `--blend` keeps part of
 what `--start`'s weights knew: the network saved, exported and tested is the start moved that
-share of the way to the weights trained on. `--export` writes the network as ONNX (needs `pip install onnx` too); `benchmarks/quantize_pile_counter.py` then makes from it the
-8-bit network that `vision.wari_pile_counter` runs with ONNX Runtime, and which the readings "as
+share of the way to the weights trained on. `--export` writes the network as ONNX (needs
+`pip install onnx` too); `benchmarks/quantize_pile_counter.py` then makes from it the 8-bit
+network that `vision.wari_pile_counter` runs with ONNX Runtime, and which the readings "as
 recognize would" here use.
 """
 from __future__ import annotations
