@@ -15,7 +15,7 @@ in floats: quantized too, they moved the probabilities up to 0.3 (session 54).
 
 The activation ranges come from crops of every pit of every photo of the SESSION_DIRs (bench-format
 sessions, `render_wari_session.py` writes them; our renders, never the bench's), each read at
-its four quarter turns as recognition reads them. Session 54's network was made from these, rendered
+its four quarter turns as recognition reads them. Session 57's network was made from these, rendered
 by `render_wari_session.py OUT --style S --session N --positions 20`: nicker 1500 and 1501, glass 1500.
 Finally it prints how far the two networks' probabilities lie apart on those crops.
 """
@@ -46,9 +46,10 @@ def standardised_crops(folders: list[Path]) -> np.ndarray:
     crops = []
     for folder in folders:
         _, profile, photos = session_photos(folder, None)
-        geometry = WariProfile.from_json(profile).geometry
+        calibrated = WariProfile.from_json(profile)
         for image, _, _ in photos:
-            crops += list(pit_crops(colour_image_for(image, geometry), geometry, list(range(PIT_COUNT))))
+            image = colour_image_for(image, calibrated.geometry)
+            crops += list(pit_crops(image, calibrated.geometry, calibrated.seed_diameter, list(range(PIT_COUNT))))
     inputs = standardised(np.array(crops))
     return np.concatenate([turned(inputs, turns) for turns in range(4)])
 

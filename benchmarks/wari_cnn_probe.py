@@ -10,9 +10,10 @@ the trained network in floats, which needs `pip install onnx` too.)
 
 Each DIR is a bench-format session (`render_wari_session.py` writes them; `../shared/bench/wari/S*`
 are the bench's). Every session is calibrated on its start photo like `recognize` would be, and
-each position and game photo gives one crop per pit, centred on the calibrated pit and 2.4 pit
-radii across at that pit's own scale (perspective included), scaled to 64x64 and labelled with
-the pit's true count. A classifier of counts 0..MAX_COUNT is trained on the --train crops
+each position and game photo gives one crop per pit, centred on the calibrated pit and cut as
+`recognize` cuts it (`CROP_SEEDS` calibrated seed diameters from the middle to each side, at
+that pit's own scale, perspective included), scaled to 64x64 and labelled with the pit's true
+count. A classifier of counts 0..MAX_COUNT is trained on the --train crops
 (turned, scaled, flipped, colour channels swapped, brightness, noise and blur varied, so that it
 learns seeds rather than one session's look) and prints, for each --test session, the
 exact share of its pits by true count, with the share read too low, and the same for the count
@@ -45,7 +46,7 @@ from engines.errors import ArbiterError
 from vision.wari import WariProfile, colour_image_for, region_posteriors
 from vision import wari_pile_counter
 from vision.wari_count import plausible_counts
-from vision.wari_pile_counter import CROP, looks_again, needs_network, pit_crops, standardised, turned, with_network
+from vision.wari_pile_counter import CROP, CROP_SCALE_RANGE, looks_again, needs_network, pit_crops, standardised, turned, with_network
 from vision.wari_seeds import working_frame
 
 from bench_wari_vision import BUCKETS, PIT_COUNT, session_photos  # beside these scripts
@@ -55,10 +56,9 @@ MAX_COUNT = 24  # piles above this are labelled this
 BATCH = 64
 RATE = 3e-3  # the learning rate's peak
 FURTHER_RATE = 1e-3  # its peak when training on from saved weights (--start)
-# Crops are scaled by up to this share either way in training: the circle calibration finds may
-# lie on a bevel's outline or on the bowl's rim within (S0's bevel lies about 1.1 times the rim's
-# radius out), and the pile's size against the crop should not decide its count.
-SCALE_JITTER = 0.08
+# Crops are scaled by up to this share either way in training, so that the pile's size against the
+# crop does not decide its count; recognition scales crops to the seeds within the same range.
+SCALE_JITTER = CROP_SCALE_RANGE
 LOG_LOSS_FROM = 6  # the pits the log-loss is taken over: those of this many seeds or more
 
 
@@ -72,7 +72,7 @@ def session_crops(folder: Path, camera: str | None = None) -> tuple[np.ndarray, 
     for image, item, _ in photos:
         image = colour_image_for(image, calibrated.geometry)
         posteriors += region_posteriors(calibrated, working_frame(image))[1][:PIT_COUNT]
-        crops += list(pit_crops(image, calibrated.geometry, list(range(PIT_COUNT))))
+        crops += list(pit_crops(image, calibrated.geometry, calibrated.seed_diameter, list(range(PIT_COUNT))))
         counts += item["pits"]
     return np.array(crops), np.array(counts), np.array(posteriors), np.full(len(counts), calibrated.cues_miss_seeds)
 

@@ -19,7 +19,7 @@ import numpy as np
 
 from engines.errors import ArbiterError
 from engines.wari import pit_name
-from vision.wari import WariObservation, recognize
+from vision.wari import WariObservation, WariProfile, recognize
 from vision.wari_board import PIT_COUNT, PITS_PER_ROW, BoardGeometry, local_scale, pit_column_and_row, region_masks
 from vision.wari_count import CountModel
 from vision.wari_measure import PIT_SHRINK, SPOT_CUES, SeedSpotter, board_top_colours, measure_regions
@@ -185,14 +185,14 @@ def _calibrated(image: np.ndarray, frame: np.ndarray, clusters: Iterable[tuple[n
         misread = sum(count != START_SEEDS_PER_PIT for count in reading.pits)
         if first_profile is None:
             if misread <= _START_MISREADS and profile["spotters"]:
-                _check_misread_pits_hold_4(image, reading)
+                _check_misread_pits_hold_4(image, profile, reading)
                 return profile
             first_profile, first_reading, first_misread = profile, reading, misread
         elif misread == 0 and (profile["spotters"] or first_misread > _START_MISREADS):
             return profile
     if first_profile is None:
         raise first_refusal
-    _check_misread_pits_hold_4(image, first_reading)
+    _check_misread_pits_hold_4(image, first_profile, first_reading)
     return first_profile
 
 
@@ -312,7 +312,7 @@ def _check_pits_show_their_seeds(seeds_shown: np.ndarray, spread: float) -> None
         raise ArbiterError(f"the photo's pits show seeds {spread:.1f} seeds apart on average: {_NEEDS_THE_START}")
 
 
-def _check_misread_pits_hold_4(image: np.ndarray, reading: WariObservation) -> None:
+def _check_misread_pits_hold_4(image: np.ndarray, profile: dict, reading: WariObservation) -> None:
     """Refuse a start photo one of whose pits holds another number of seeds than 4: the profile
     reads it so (`reading`, of this photo), and the pile counter, looking at the pit alone, agrees
     that 4 is unlikely. Where the counter sees 4, the profile's misreading is a glint lost, as in
@@ -320,7 +320,8 @@ def _check_misread_pits_hold_4(image: np.ndarray, reading: WariObservation) -> N
     misread = [pit for pit, count in enumerate(reading.pits) if count != START_SEEDS_PER_PIT]
     if not misread:
         return
-    chances = count_probabilities(pit_crops(image, reading.geometry, misread), _WITNESS_TURNS)[:, START_SEEDS_PER_PIT]
+    crops = pit_crops(image, reading.geometry, WariProfile.from_json(profile).seed_diameter, misread)
+    chances = count_probabilities(crops, _WITNESS_TURNS)[:, START_SEEDS_PER_PIT]
     for pit, chance in zip(misread, chances):
         if chance < _SECOND_WITNESS:
             raise ArbiterError(

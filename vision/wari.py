@@ -17,7 +17,7 @@ from vision.wari_board import PIT_COUNT, REGION_COUNT, BoardGeometry
 from vision.wari_count import CountModel, plausible_counts
 from vision.wari_measure import RegionMeasures, SeedSpotter, board_top_colours, measure_regions, spotters_from_json
 from vision.wari_pile_counter import QUARTER_TURNS, count_probabilities, looks_again, needs_network, pit_crops, with_network
-from vision.wari_seeds import SeedColourModel, working_frame
+from vision.wari_seeds import WORKING_WIDTH, SeedColourModel, working_frame
 
 # A count outside a region's plausible set still scores this probability: a misreading costs a
 # fixed amount rather than ruling a candidate out.
@@ -56,6 +56,11 @@ class WariProfile:
         the seed area of its pits spreads by more than MISSED_SPREAD seeds. Seeds on such a board
         can hide from the cues even where they lie apart (a red bead on red wood)."""
         return self.start_pits_spotted < PIT_COUNT and self.counts.spread > MISSED_SPREAD
+
+    @property
+    def seed_diameter(self) -> float:
+        """One seed's diameter in board units (pit pitches), as the start photo showed it."""
+        return self.counts.seed_diameter(self.geometry, WORKING_WIDTH)
 
     @classmethod
     def from_json(cls, profile: object) -> "WariProfile":
@@ -134,9 +139,7 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> WariObservation:
     frame = working_frame(image)
     measures, posteriors = region_posteriors(calibrated, frame)
     regions = [plausible_counts(p) for p in posteriors]
-    regions[:PIT_COUNT] = _weighed_by_network(
-        image, calibrated.geometry, regions[:PIT_COUNT], posteriors, calibrated.cues_miss_seeds
-    )
+    regions[:PIT_COUNT] = _weighed_by_network(image, calibrated, regions[:PIT_COUNT], posteriors)
     # A hand or a shadow brings colours calibration never saw; a region cut off by the frame edge cannot be read.
     seen = (1 - measures.unknown_share[:PIT_COUNT]) * measures.visible_share[:PIT_COUNT]
     sureness = np.array([max(region.values()) for region in regions[:PIT_COUNT]])
@@ -146,19 +149,16 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> WariObservation:
 
 
 def _weighed_by_network(
-    image: np.ndarray,
-    geometry: BoardGeometry,
-    plausible: list[dict[int, float]],
-    posteriors: list[np.ndarray],
-    cues_miss_seeds: bool,
+    image: np.ndarray, calibrated: WariProfile, plausible: list[dict[int, float]], posteriors: list[np.ndarray]
 ) -> list[dict[int, float]]:
     """The pits' plausible counts weighed with the pile counter's reading of the pits that need it
     (of every pit, and adding counts, where the cues miss seeds), at one quarter turn, and at
     every one of QUARTER_TURNS for those that look again."""
+    cues_miss_seeds = calibrated.cues_miss_seeds
     asked = np.flatnonzero([needs_network(p, cues_miss_seeds) for p in posteriors[: len(plausible)]])
     if not len(asked):
         return plausible
-    crops = pit_crops(image, geometry, asked.tolist())
+    crops = pit_crops(image, calibrated.geometry, calibrated.seed_diameter, asked.tolist())
     first = count_probabilities(crops, QUARTER_TURNS[:1])
     weighed = list(plausible)
     for pit, reading in zip(asked, first):

@@ -132,6 +132,13 @@ class CountModel:
         capacity = FLOOR_FILL * region_area / seed_area
         return cls(tuple(map(float, seed_area)), tuple(map(float, capacity)), spread)
 
+    def seed_diameter(self, geometry: BoardGeometry, frame_width: int) -> float:
+        """One seed's diameter in board units (pit pitches), from its area in the pits of a
+        `frame_width`-pixel working frame: perspective aside, the same in every pit."""
+        scale = frame_width / geometry.image_size[0]
+        areas = [self.seed_area[pit] / (local_scale(geometry, pit) * scale) ** 2 for pit in range(PIT_COUNT)]
+        return 2 * float(np.sqrt(np.median(areas) / np.pi))
+
     def expected_visible(self, region: int, counts: np.ndarray, fill: float = 1.0) -> np.ndarray:
         """Seeds' worth of area expected to show when `counts` seeds lie in the region."""
         floor = fill * self.capacity[region]

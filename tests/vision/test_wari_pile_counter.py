@@ -1,6 +1,7 @@
 """The learned pile counter as recognition uses it (synthetic boards, never ../shared)."""
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
@@ -13,8 +14,11 @@ from vision.wari import WariProfile, recognize
 from vision.wari_count import plausible_counts
 from vision.wari_pile_counter import (
     CROP,
+    CROP_SCALE_RANGE,
     QUARTER_TURNS,
+    TRAINED_SEED_SIZE,
     count_probabilities,
+    crop_scale,
     looks_again,
     needs_network,
     network_probabilities,
@@ -31,6 +35,11 @@ SMALL = [0, 1, 2, 2, 0, 1, 2, 1, 1, 0, 2, 2]
 PILES = [9, 0, 2, 11, 1, 0, 2, 0, 10, 1, 0, 2]
 
 
+def _geometry_and_seed(profile: dict):
+    calibrated = WariProfile.from_json(profile)
+    return calibrated.geometry, calibrated.seed_diameter
+
+
 @pytest.fixture(scope="module")
 def nicker():
     image = render_board([4] * 12, [0, 0], seed=0, style="nicker", session=0)
@@ -39,7 +48,7 @@ def nicker():
 
 def test_the_shipped_network_gives_each_crop_a_distribution_over_counts(nicker):
     image = render_board(PILES, [0, 0], seed=1, style="nicker", session=0)
-    crops = pit_crops(image, WariProfile.from_json(nicker).geometry, list(range(12)))
+    crops = pit_crops(image, *_geometry_and_seed(nicker), list(range(12)))
     assert crops.shape == (12, CROP, CROP, 3)
     probabilities = count_probabilities(crops, QUARTER_TURNS)
     assert probabilities.shape == (12, 25)
@@ -51,9 +60,9 @@ def test_the_shipped_network_gives_each_crop_a_distribution_over_counts(nicker):
 def test_the_network_recognition_runs_is_the_trained_network_in_8_bits(nicker):
     # Recognition runs NETWORK_FILE, made from TRAINED_NETWORK_FILE by quantize_pile_counter.py: a
     # network trained again and not quantized again would leave the two apart.
-    geometry = WariProfile.from_json(nicker).geometry
+    geometry, seed_diameter = _geometry_and_seed(nicker)
     crops = np.concatenate([
-        pit_crops(render_board(pits, [0, 0], seed=seed, style="nicker", session=0), geometry, list(range(12)))
+        pit_crops(render_board(pits, [0, 0], seed=seed, style="nicker", session=0), geometry, seed_diameter, list(range(12)))
         for seed, pits in enumerate([PILES, [6, 7, 5, 3, 8, 12, 1, 0, 2, 4, 0, 0]], 1)
     ])
     as_trained = network_probabilities(network_session(wari_pile_counter.TRAINED_NETWORK_FILE), standardised(crops))
@@ -63,9 +72,35 @@ def test_the_network_recognition_runs_is_the_trained_network_in_8_bits(nicker):
     assert not np.array_equal(as_run, as_trained)  # two networks, not one file read twice
 
 
+@pytest.mark.parametrize("style, drawn", [("nicker", 0.19), ("glass", 0.14)])
+def test_calibration_measures_the_seeds_size_in_pitches(style, drawn):
+    # The synthetic renderer draws nuts 0.17 x 0.2125 pitches and beads 0.14 across: one seed's
+    # area as a circle 0.19 / 0.14 pitches across.
+    image = render_board([4] * 12, [0, 0], seed=0, style=style, session=2)
+    _, seed_diameter = _geometry_and_seed(calibrate(image))
+    assert seed_diameter == pytest.approx(drawn, rel=0.08)
+
+
+def test_crops_are_scaled_to_the_seeds_within_the_range_the_network_learned(nicker, monkeypatch):
+    geometry, _ = _geometry_and_seed(nicker)
+    typical = TRAINED_SEED_SIZE * geometry.pit_radius
+    assert crop_scale(geometry, typical) == pytest.approx(1.0)
+    assert crop_scale(geometry, 1.05 * typical) == pytest.approx(1.05)
+    assert crop_scale(geometry, 2 * typical) == pytest.approx(1 + CROP_SCALE_RANGE)
+    assert crop_scale(geometry, 0.5 * typical) == pytest.approx(1 - CROP_SCALE_RANGE)
+    # Crops cut to seeds twice the size show twice the span: the middle half of the wider crop,
+    # scaled up, is the narrower crop.
+    monkeypatch.setattr(wari_pile_counter, "CROP_SCALE_RANGE", 2.0)
+    image = render_board(PILES, [0, 0], seed=1, style="nicker", session=0)
+    narrow, wide = (pit_crops(image, geometry, size, [3])[0].astype(float) for size in (typical, 2 * typical))
+    middle = cv2.resize(wide[16:48, 16:48], (CROP, CROP), interpolation=cv2.INTER_LINEAR)
+    assert np.corrcoef(middle.ravel(), narrow.ravel())[0, 1] > 0.9
+    assert np.corrcoef(wide.ravel(), narrow.ravel())[0, 1] < 0.7
+
+
 def test_read_at_every_quarter_turn_a_crop_reads_the_same_turned(nicker):
     image = render_board(PILES, [0, 0], seed=1, style="nicker", session=0)
-    crops = pit_crops(image, WariProfile.from_json(nicker).geometry, [0, 3, 8])
+    crops = pit_crops(image, *_geometry_and_seed(nicker), [0, 3, 8])
     turned_crops = np.ascontiguousarray(np.rot90(crops, 1, axes=(1, 2)))
     assert np.allclose(count_probabilities(turned_crops, (0, 1, 2, 3)), count_probabilities(crops, (0, 1, 2, 3)), atol=1e-5)
     assert not np.allclose(count_probabilities(turned_crops, (0,)), count_probabilities(crops, (0,)), atol=1e-5)
@@ -73,7 +108,7 @@ def test_read_at_every_quarter_turn_a_crop_reads_the_same_turned(nicker):
 
 def test_a_crop_read_at_several_quarter_turns_gets_the_mean_of_their_readings(nicker):
     image = render_board(PILES, [0, 0], seed=1, style="nicker", session=0)
-    crops = pit_crops(image, WariProfile.from_json(nicker).geometry, [0, 3, 8])
+    crops = pit_crops(image, *_geometry_and_seed(nicker), [0, 3, 8])
     first, rest = count_probabilities(crops, (0,)), count_probabilities(crops, (1, 2, 3))
     assert not np.allclose(first, rest)
     assert np.allclose((first + 3 * rest) / 4, count_probabilities(crops, (0, 1, 2, 3)))
