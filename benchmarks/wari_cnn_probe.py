@@ -11,9 +11,9 @@ the trained network in floats, which needs `pip install onnx` too.)
 Each DIR is a bench-format session (`render_wari_session.py` writes them; `../shared/bench/wari/S*`
 are the bench's). Every session is calibrated on its start photo like `recognize` would be, and
 each position and game photo gives one crop per pit, centred on the calibrated pit and cut as
-`recognize` cuts it (`CROP_SEEDS` calibrated seed diameters from the middle to each side, at
-that pit's own scale, perspective included), scaled to 64x64 and labelled with the pit's true
-count. A classifier of counts 0..MAX_COUNT is trained on the --train crops
+`recognize` cuts it (`CROP_RADII` pit radii from the middle to each side, scaled to the seeds by
+`crop_scale`, at that pit's own scale, perspective included), scaled to 64x64 and labelled with
+the pit's true count. A classifier of counts 0..MAX_COUNT is trained on the --train crops
 (turned, scaled, flipped, colour channels swapped, brightness, noise and blur varied, so that it
 learns seeds rather than one session's look) and prints, for each --test session, the
 exact share of its pits by true count, with the share read too low, and the same for the count
