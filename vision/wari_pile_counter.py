@@ -27,9 +27,10 @@ CROP_RADII = 1.2  # half the crop's side, in pit radii at the pit's own scale: t
 # calibration measures from 48 seeds, over TRAINED_SEED_SIZE, its median on unbevelled training
 # renders (0.504 on 56 --training start photos, session 57): seeds framed as the network learned
 # them. By at most CROP_SCALE_RANGE either way, as far as its training crops were scaled: it has
-# seen no pit framed otherwise. The bench's piles of 8-12 through four cameras read right 478 ->
-# 488 of 520 (S0 soft 63 -> 67 of 72); 13 unseen plain renders through the same cameras, whose
-# bowls have no bevel, 1149 -> 1143 of 1208 and 4-7 2796 -> 2793 of 2808 (session 57).
+# seen no pit framed otherwise; scaled up, never into the next bowl (`crop_scale`). The bench's
+# piles of 8-12 through four cameras read right 478 -> 489 of 520 (S0 soft 63 -> 67 of 72); 13
+# unseen plain renders through the same cameras, whose bowls have no bevel, 1149 -> 1141 of 1208
+# and 4-7 2796 -> 2794 of 2808 (session 57).
 TRAINED_SEED_SIZE = 0.5
 CROP_SCALE_RANGE = 0.08
 TRAINED_NETWORK_FILE = Path(__file__).parent / "data" / "wari_pile_counter.onnx"  # 32-bit floats, as trained
@@ -137,7 +138,11 @@ def crop_scale(geometry: BoardGeometry, seed_diameter: float) -> float:
     """How much larger than CROP_RADII pit radii to cut the crops of a board whose seeds are
     `seed_diameter` across (board units)."""
     seed_size = seed_diameter / geometry.pit_radius
-    return float(np.clip(seed_size / TRAINED_SEED_SIZE, 1 - CROP_SCALE_RANGE, 1 + CROP_SCALE_RANGE))
+    scale = float(np.clip(seed_size / TRAINED_SEED_SIZE, 1 - CROP_SCALE_RANGE, 1 + CROP_SCALE_RANGE))
+    # Scaled up, a crop stops where the nearest other bowl begins: a neighbour's seeds lying by its
+    # rim would enter it.
+    next_bowl = min(1.0, geometry.row_spacing) - geometry.pit_radius
+    return min(scale, max(1.0, next_bowl / (CROP_RADII * geometry.pit_radius)))
 
 
 def pit_crops(image: np.ndarray, geometry: BoardGeometry, seed_diameter: float, pits: list[int]) -> np.ndarray:

@@ -1,6 +1,8 @@
 """The learned pile counter as recognition uses it (synthetic boards, never ../shared)."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
@@ -14,6 +16,7 @@ from vision.wari import WariProfile, recognize
 from vision.wari_count import plausible_counts
 from vision.wari_pile_counter import (
     CROP,
+    CROP_RADII,
     CROP_SCALE_RANGE,
     QUARTER_TURNS,
     TRAINED_SEED_SIZE,
@@ -88,11 +91,17 @@ def test_crops_are_scaled_to_the_seeds_within_the_range_the_network_learned(nick
     assert crop_scale(geometry, 1.05 * typical) == pytest.approx(1.05)
     assert crop_scale(geometry, 2 * typical) == pytest.approx(1 + CROP_SCALE_RANGE)
     assert crop_scale(geometry, 0.5 * typical) == pytest.approx(1 - CROP_SCALE_RANGE)
+    # Scaled up, a crop stops where the next bowl begins (at 1 - radius pitches along the row).
+    wide_bowls = replace(geometry, pit_radius=0.465)
+    assert crop_scale(wide_bowls, 2 * TRAINED_SEED_SIZE * 0.465) == pytest.approx(1.0)
+    assert crop_scale(wide_bowls, 0.5 * TRAINED_SEED_SIZE * 0.465) == pytest.approx(1 - CROP_SCALE_RANGE)
+    middling = replace(geometry, pit_radius=0.44)
+    assert crop_scale(middling, 2 * TRAINED_SEED_SIZE * 0.44) == pytest.approx(0.56 / (CROP_RADII * 0.44))
     # Crops cut to seeds twice the size show twice the span: the middle half of the wider crop,
     # scaled up, is the narrower crop.
     monkeypatch.setattr(wari_pile_counter, "CROP_SCALE_RANGE", 2.0)
     image = render_board(PILES, [0, 0], seed=1, style="nicker", session=0)
-    narrow, wide = (pit_crops(image, geometry, size, [3])[0].astype(float) for size in (typical, 2 * typical))
+    narrow, wide = (pit_crops(image, geometry, size, [3])[0].astype(float) for size in (typical / 2, typical))
     middle = cv2.resize(wide[16:48, 16:48], (CROP, CROP), interpolation=cv2.INTER_LINEAR)
     assert np.corrcoef(middle.ravel(), narrow.ravel())[0, 1] > 0.9
     assert np.corrcoef(wide.ravel(), narrow.ravel())[0, 1] < 0.7
