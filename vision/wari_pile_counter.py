@@ -22,15 +22,16 @@ from vision.wari_board import BoardGeometry, local_scale
 CROP = 64  # pixels a side
 CROP_RADII = 1.2  # half the crop's side, in pit radii at the pit's own scale: the pit and a rim of board
 # The network judges a pile's size against the crop (session 55), and the circle calibration finds
-# may lie on a bevel's outline or on the bowl's rim within it: S0's radius moves 0.415-0.475
-# pitches with the camera. So crops are scaled by the seeds' size against the pits' radius, which
-# calibration measures from 48 seeds, over TRAINED_SEED_SIZE, its median on unbevelled training
-# renders (0.504 on 56 --training start photos, session 57): seeds framed as the network learned
-# them. By at most CROP_SCALE_RANGE either way, as far as its training crops were scaled: it has
-# seen no pit framed otherwise; scaled up, never into the next bowl (`crop_scale`). The bench's
-# piles of 8-12 through four cameras read right 478 -> 489 of 520 (S0 soft 63 -> 67 of 72); 13
-# unseen plain renders through the same cameras, whose bowls have no bevel, 1149 -> 1141 of 1208
-# and 4-7 2796 -> 2794 of 2808 (session 57).
+# may lie on a bevel's outline or on the bowl's rim within it: S0's radius moves 14.5 % with the
+# camera, its seed (measured from the start photo's 48) 5.2 %. So crops are scaled by the seeds'
+# size against the pits' radius over TRAINED_SEED_SIZE, its median on unbevelled training renders
+# (0.504 on 56 --training start photos, session 57): seeds framed as the network learned them. By
+# at most CROP_SCALE_RANGE either way, as far as its training crops were scaled: it has seen no
+# pit framed otherwise; scaled up, never into the next bowl (`crop_scale`). The bench's piles of
+# 8-12 through four cameras read right 478 -> 489 of 520 (S0 soft 63 -> 67 of 72). On most of our
+# renders the seed is not the steadier measure (through four cameras, medians over 39 of them and
+# the bench's 2: radius spread 2.6 %, seed 4.1 %, crops so cut 3.6 %), and 13 unseen plain renders
+# read 8-12 1149 -> 1141 of 1208 and 4-7 2796 -> 2794 of 2808 (session 57).
 TRAINED_SEED_SIZE = 0.5
 CROP_SCALE_RANGE = 0.08
 TRAINED_NETWORK_FILE = Path(__file__).parent / "data" / "wari_pile_counter.onnx"  # 32-bit floats, as trained
