@@ -29,7 +29,7 @@ CROP_RADII = 1.2  # half the crop's side, in pit radii at the pit's own scale: t
 # at most CROP_SCALE_RANGE either way, as far as its training crops were scaled: it has seen no
 # pit framed otherwise; scaled up, never into the next bowl (`crop_scale`). The bench's piles of
 # 8-12 through four cameras read right 478 -> 489 of 520 (S0 soft 63 -> 67 of 72). On most of our
-# renders the seed is not the steadier measure (through four cameras, medians over 39 of them and
+# renders the seed is not the steadier measure (through four cameras, medians over 37 of them and
 # the bench's 2: radius spread 2.6 %, seed 4.1 %, crops so cut 3.6 %), and 13 unseen plain renders
 # read 8-12 1149 -> 1141 of 1208 and 4-7 2796 -> 2794 of 2808 (session 57).
 TRAINED_SEED_SIZE = 0.5
