@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from engines import nanku, varanasi, varanasi_match, wari
 from engines.base import Explanation, Outcome, Rules, check_record
 from engines.errors import (
     ArbiterError,
@@ -11,29 +12,28 @@ from engines.errors import (
     RulesError,
     StateError,
 )
+from engines.registry import GameInfo, game_info, game_names, register_game
 
-GAMES = ("varanasi", "wari", "nanku")
+# One line per game: everything outside its engine module asks the registry.
+register_game(GameInfo("varanasi", "Varanasi", varanasi.VaranasiRules, match_standing=varanasi_match.match_standing,
+                       match_format=varanasi_match.match_format, game_word="set"))
+register_game(GameInfo("wari", "Wari", wari.WariRules))
+register_game(GameInfo("nanku", "Nanku", nanku.NankuRules))
+
+GAMES = game_names()
 
 
 def load_rules(obj: Any) -> Rules:
     """Build the rules object a contract rules JSON names; unknown keys or values raise RulesError."""
     if not isinstance(obj, dict):
         raise RulesError("rules must be a JSON object such as {\"game\": \"wari\"}")
-    game = obj.get("game")
-    if game == "varanasi":
-        from engines.varanasi import VaranasiRules as cls
-    elif game == "wari":
-        from engines.wari import WariRules as cls
-    elif game == "nanku":
-        from engines.nanku import NankuRules as cls
-    else:
-        raise RulesError(f"unknown game {game!r}: expected one of {', '.join(GAMES)}")
-    return cls.from_json(obj)
+    return game_info(obj.get("game")).rules_class.from_json(obj)
 
 
 __all__ = [
     "ArbiterError",
     "Explanation",
+    "GameInfo",
     "IllegalMove",
     "MoveError",
     "Outcome",
@@ -41,5 +41,7 @@ __all__ = [
     "RulesError",
     "StateError",
     "check_record",
+    "game_info",
+    "game_names",
     "load_rules",
 ]

@@ -42,7 +42,11 @@ class Rules(Protocol):
     """
 
     game: str
+    players: int  # how many play one game
+    sides: tuple  # each player's side as states and moves name it ("south", "white", seat 0), in seat order
+    has_standard_start: bool  # False where players set up freely: a record must give its start
 
+    def side_name(self, side) -> str: ...  # "South", "White", "Seat 1"
     def to_json(self) -> dict: ...
     def start(self) -> Hashable: ...
     def state_from_json(self, obj: Any) -> Hashable: ...

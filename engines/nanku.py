@@ -300,6 +300,9 @@ class NankuRules:
     """The Nanku engine; see engines/base.py for the Rules protocol."""
 
     game = "nanku"
+    players = 2
+    sides = COLOURS
+    has_standard_start = True
 
     @classmethod
     def from_json(cls, obj: Any) -> NankuRules:
@@ -312,6 +315,9 @@ class NankuRules:
 
     def to_json(self) -> dict:
         return {"game": "nanku"}
+
+    def side_name(self, side: str) -> str:
+        return side.capitalize()
 
     def start(self) -> NankuState:
         return NankuState((), WHITE)

@@ -285,6 +285,17 @@ class VaranasiRules:
             obj["target"] = self.target
         return obj
 
+    # Players build random towers: a game's record must give its start position.
+    has_standard_start: ClassVar[bool] = False
+
+    @property
+    def sides(self) -> tuple[int, ...]:
+        """The seats in turn order (0-based seat numbers, as states and moves name them)."""
+        return tuple(range(self.players))
+
+    def side_name(self, side: int) -> str:
+        return f"Seat {side + 1}"
+
     def start(self) -> VaranasiState:
         raise RulesError("varanasi has no standard start: players build random towers, so give the "
                          "start position (a record's \"start\")")

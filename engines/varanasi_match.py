@@ -129,3 +129,20 @@ class VaranasiMatch:
                 raise StateError(f"{where} must be {{\"winner\": SEAT, \"scores\": {{SEAT: POINTS}}}}")
             match = match._with(result["winner"], result["scores"], where)
         return match
+
+
+def match_standing(rules: VaranasiRules, results: list[dict]) -> dict:
+    """The match after its finished sets (stored results, as `Outcome.to_json` writes them).
+
+    A set whose winner the engine cannot name (the table was set by hand to empty) scores nothing.
+    """
+    match = VaranasiMatch(rules)
+    for result in results:
+        if result.get("over") and result.get("winner") is not None:
+            match = match.record_set(Outcome(True, result["winner"], result.get("scores", {})))
+    return match.to_json()
+
+
+def match_format(rules: VaranasiRules) -> str:
+    """How long the match is, in the words a score sheet uses."""
+    return f"first to {rules.target} points" if rules.target else f"{rules.sets} sets"

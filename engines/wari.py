@@ -140,6 +140,9 @@ class _Sowing:
 
 class WariRules:
     game = "wari"
+    players = 2
+    sides = PLAYERS
+    has_standard_start = True
 
     def __init__(self, variant: Variant):
         self.variant = variant
@@ -169,6 +172,9 @@ class WariRules:
         for key, (_, fields) in OPTIONS.get(self.variant.name, {}).items():
             obj[key] = getattr(self.variant, fields[0])
         return obj
+
+    def side_name(self, side: str) -> str:
+        return side.capitalize()
 
     # ---- states and moves ---------------------------------------------------------------
     def start(self) -> WariState:
