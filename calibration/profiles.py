@@ -6,7 +6,6 @@ from pathlib import Path
 
 from engines.errors import ArbiterError
 
-PROFILE_GAMES = ("varanasi", "wari")
 
 
 def load_json_file(path: str | Path, what: str = "JSON file") -> object:
@@ -26,9 +25,12 @@ def load_json_file(path: str | Path, what: str = "JSON file") -> object:
 
 def load_profile(path: str | Path) -> dict:
     """Load a calibration profile and check that it names a game Arbiter can recognise."""
+    from calibration import calibrated_games
+
+    games = calibrated_games()
     profile = load_json_file(path, "calibration profile")
-    if not isinstance(profile, dict) or profile.get("game") not in PROFILE_GAMES:
-        raise ArbiterError(f"{path}: not an Arbiter calibration profile (expected \"game\": varanasi or wari)")
+    if not isinstance(profile, dict) or profile.get("game") not in games:
+        raise ArbiterError(f"{path}: not an Arbiter calibration profile (expected \"game\": {' or '.join(games)})")
     return profile
 
 
