@@ -1,4 +1,7 @@
-"""The `arbiter` command: one subcommand per contract command (see shared contract.md)."""
+"""The `arbiter` command: one subcommand per contract command (see shared contract.md).
+
+This is the composition root: it puts the layers together and nothing imports it.
+"""
 from __future__ import annotations
 
 import argparse
@@ -61,17 +64,11 @@ def cmd_calibrate(args) -> int:
     from calibration.profiles import load_json_file, save_profile
     from vision.io import read_image
 
+    from calibration import calibrate
+
     image = read_image(args.image)
-    if args.game == "varanasi":
-        from calibration.varanasi import calibrate
-
-        if not args.pieces:
-            raise ArbiterError("calibrate varanasi needs --pieces PIECES.json")
-        profile = calibrate(image, load_json_file(args.pieces, "piece-set file"))
-    else:
-        from calibration.wari import calibrate
-
-        profile = calibrate(image)
+    pieceset = load_json_file(args.pieces, "piece-set file") if args.pieces else None
+    profile = calibrate(args.game, image, pieceset)
     save_profile(profile, args.out)
     _print_json({"profile": args.out, "game": args.game, "summary": profile.get("summary", {})})
     return 0
@@ -119,18 +116,22 @@ def cmd_export(args) -> int:
 
 
 def cmd_serve(args) -> int:
-    from webui.server import serve
+    from arbiter.serving import serve
 
     return serve(args)
 
 
 def cmd_demo(args) -> int:
-    from webui.server import demo
+    from arbiter.serving import demo
 
     return demo(args)
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from arbiter.demo import DEFAULT_DEMO, demo_games
+    from calibration import calibrated_games
+
+    camera_games = calibrated_games()  # the games a camera can read: those with a calibrator
     parser = argparse.ArgumentParser(prog="arbiter", description="Camera companion for abstract board games.")
     sub = parser.add_subparsers(dest="command", required=True)
 
@@ -145,7 +146,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_explain)
 
     p = sub.add_parser("calibrate", help="make a calibration profile from one photo")
-    p.add_argument("game", choices=["varanasi", "wari"])
+    p.add_argument("game", choices=camera_games)
     p.add_argument("--image", required=True)
     p.add_argument("--pieces", help="piece-set JSON (varanasi)")
     p.add_argument("--out", required=True)
@@ -163,7 +164,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_replay)
 
     p = sub.add_parser("run", help="judge a live table from a camera into the record store")
-    p.add_argument("--game", required=True, choices=["varanasi", "wari"])
+    p.add_argument("--game", required=True, choices=camera_games)
     p.add_argument("--camera", required=True, help="picamera2 | usb:N | file:PATH | folder:DIR | rtsp://... | sim:GAME[:SEED]")
     p.add_argument("--profile", required=True)
     p.add_argument("--rules", help="rules JSON (default: the game's defaults)")
@@ -182,9 +183,9 @@ def build_parser() -> argparse.ArgumentParser:
     ):
         p = sub.add_parser(name, help=helptext)
         if name == "demo":
-            p.add_argument("--game", choices=["wari", "varanasi"], default="wari")
+            p.add_argument("--game", choices=demo_games(), default=DEFAULT_DEMO)
         if name == "serve":
-            p.add_argument("--game", required=True, choices=["varanasi", "wari"])
+            p.add_argument("--game", required=True, choices=camera_games)
             p.add_argument("--camera", required=True)
             p.add_argument("--profile", required=True)
             p.add_argument("--rules")

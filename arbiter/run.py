@@ -35,71 +35,13 @@ def load_run_profile(game: str, profile_path: str) -> dict:
     return profile
 
 
-def scripted_positions(rules, opening, plies: int, seed: int) -> list:
-    """A game the simulated camera plays: random legal moves from `opening`, stopping at game end."""
-    rng = random.Random(seed)
-    states = [opening]
-    for _ in range(plies):
-        moves = rules.legal_moves(states[-1])
-        if not moves:
-            break
-        states.append(rules.apply(states[-1], rng.choice(moves)))
-    return states
-
-
-def simulated_opening(rules, profile: dict, rng: random.Random):
-    """The standard start, or (Varanasi) random towers of the profile's piece set."""
-    if rules.game == "varanasi":
-        from engines.varanasi import random_setup
-
-        return random_setup(rng, sorted(pieceset_of(profile)["colours"]), discs=12)
-    return rules.start()
-
-
-def pieceset_of(profile: dict) -> dict:
-    pieceset = profile.get("pieceset")
-    if not isinstance(pieceset, dict) or "colours" not in pieceset:
-        raise ArbiterError("the varanasi profile carries no piece set to simulate a table with")
-    return pieceset
-
-
-def render_position(state_json: dict, profile: dict, session: int, shot: int = 0):
-    """A synthetic picture of a position: `session` fixes camera, lamp and table, `shot` the noise.
-
-    Varanasi towers land at random spots of the session; `render_game` keeps them in place.
-    """
-    if state_json["game"] == "varanasi":
-        from device.synthetic_varanasi import render_table
-
-        return render_table(state_json["stacks"], pieceset_of(profile), seed=session)
-    if state_json["game"] == "wari":
-        from device.synthetic_wari import render_board
-
-        return render_board(state_json["pits"], state_json["stores"], seed=shot, session=session)
-    raise ArbiterError(f"no simulated table for {state_json['game']}")
-
-
-def render_game(states_json: list[dict], profile: dict, session: int) -> list:
-    """Pictures of a game's positions from one camera on one table.
-
-    A Varanasi tower never leaves its spot while its bottom disc stays there (parts move onto
-    towers, never to new spots), so each tower is drawn where its bottom disc stood at the start.
-    """
-    if not states_json or states_json[0]["game"] != "varanasi":
-        return [render_position(state, profile, session, shot) for shot, state in enumerate(states_json)]
-    from device.synthetic_varanasi import layout_table, render_table
-
-    pieceset = pieceset_of(profile)
-    opening = states_json[0]["stacks"]
-    spots = {stack[0]: tower[0].centre for stack, tower in zip(opening, layout_table(opening, pieceset, session))}
-    return [render_table(state["stacks"], pieceset, seed=session,
-                         centres_px=[spots[stack[0]] for stack in state["stacks"]])
-            for state in states_json]
-
-
 def simulated_camera(spec: str, rules, profile: dict, realtime: bool = True):
-    """`sim:GAME[:SEED]`: a simulated camera playing a random legal game of GAME."""
+    """`sim:GAME[:SEED]`: a simulated camera playing a random legal game of GAME.
+
+    SEED picks the table's session (camera, lamp, where pieces stand) and the game played.
+    """
     from device.cameras import CameraError, SimulatedCamera
+    from device.simulated import scripted_positions, simulated_table
 
     _, game, seed_text = (spec.split(":") + [""])[:3]
     if game != rules.game:
@@ -107,8 +49,10 @@ def simulated_camera(spec: str, rules, profile: dict, realtime: bool = True):
     if seed_text and not seed_text.isdigit():
         raise CameraError(f"camera {spec!r}: the seed must be a whole number, e.g. sim:{game}:7")
     seed = int(seed_text or 0)
-    states = scripted_positions(rules, simulated_opening(rules, profile, random.Random(seed)), SIM_PLIES, seed)
-    pictures = render_game([state.to_json() for state in states], profile, seed)
+    options = {"pieceset": profile["pieceset"]} if "pieceset" in profile else {}
+    table = simulated_table(game, seed, **options)
+    states = scripted_positions(rules, table.opening(rules, random.Random(seed)), SIM_PLIES, seed)
+    pictures = table.game_pictures([state.to_json() for state in states])
     return SimulatedCamera(pictures, seed=seed, realtime=realtime, name=spec)
 
 

@@ -100,13 +100,3 @@ def wari_svg(state: dict) -> str:
                      f'<text class="count" x="{cx}" y="188">{int(stores[side])}</text></g>')
     parts.append("</svg>")
     return "".join(parts)
-
-
-def board_svg(state: dict, pieceset: dict | None = None) -> str:
-    """Dispatch on the state's game; other games (Nanku) have no camera reading to draw."""
-    game = state.get("game") if isinstance(state, dict) else None
-    if game == "varanasi":
-        return varanasi_svg(state, pieceset)
-    if game == "wari":
-        return wari_svg(state)
-    raise ArbiterError(f"cannot draw a position of game {game!r}: expected varanasi or wari")

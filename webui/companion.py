@@ -12,10 +12,11 @@ from typing import Callable
 
 import cv2
 
-from engines import load_rules
+from arbiter.scoring import seat_names
 from engines.errors import ArbiterError
+from vision import overlay_drawer
 from vision.motion import HAND, MOVING
-from webui.board_svg import board_svg
+from webui.games import board_svg
 from webui.live import EventHub, FrameBuffer, sse_message
 
 # The live view is for eyes, not for recognition: a phone-sized JPEG a few times a second keeps a
@@ -26,17 +27,6 @@ LIVE_VIEW_QUALITY = 70
 
 # Tracker events that carry a position to redraw, and where in the event it is.
 _POSITION_KEYS = ("state", "position")
-
-
-def overlay_drawer(game: str) -> Callable | None:
-    """The recogniser's `draw_overlay(image, observation)` for a game read by camera, else None."""
-    if game == "varanasi":
-        from vision.varanasi_overlay import draw_overlay
-    elif game == "wari":
-        from vision.wari_overlay import draw_overlay
-    else:
-        return None
-    return draw_overlay
 
 
 def encode_jpeg(image, width: int = LIVE_VIEW_WIDTH, quality: int = LIVE_VIEW_QUALITY) -> bytes:
@@ -81,20 +71,6 @@ class TappedCamera:
 
     def close(self) -> None:
         self.camera.close()
-
-
-def seat_names(match: dict) -> dict:
-    """Seat (as the engine names it) -> the player's name, falling back to the seat's own name."""
-    game = match["game"]
-    by_index = {p["seat"]: p["name"] for p in match["players"]}
-    if game == "wari":
-        sides = ("south", "north")
-    elif game == "nanku":
-        sides = ("white", "black")
-    else:
-        sides = tuple(range(max(len(by_index), load_rules(match["rules"]).players)))
-    return {side: by_index.get(index, str(side).capitalize() if isinstance(side, str) else f"Seat {side + 1}")
-            for index, side in enumerate(sides)}
 
 
 class Companion:
@@ -190,7 +166,7 @@ class Companion:
         mover = position.get("to_move")
         if mover is None:
             return ""
-        seat = f"Seat {mover + 1}" if isinstance(mover, int) else str(mover).capitalize()
+        seat = self.rules.side_name(mover)
         name = self.seat_names.get(mover)
         return f"{name} ({seat}) to move" if name and name != seat else f"{seat} to move"
 

@@ -5,10 +5,11 @@ import random
 
 import pytest
 
-from arbiter.run import render_game, render_position, scripted_positions, simulated_opening
 from arbiter.store import Store
 from arbiter.tracker import Tracker, open_game
+from calibration import calibrate
 from device.cameras import SimulatedCamera
+from device.simulated import scripted_positions, simulated_table
 from engines import load_rules
 
 PIECESET = {
@@ -20,30 +21,19 @@ PIECESET = {
 }
 
 
-def wari_table(session: int, plies: int):
-    from calibration.wari import calibrate
-
-    rules = load_rules({"game": "wari", "variant": "pbmserv"})
-    # Calibrated as a player would: from the camera's own picture of the start.
-    profile = calibrate(render_position(rules.start().to_json(), {}, session, shot=99))
-    return rules, profile, scripted_positions(rules, rules.start(), plies, seed=session)
+# The game's own options for its simulated table.
+TABLE_OPTIONS = {"wari": {}, "varanasi": {"pieceset": PIECESET}}
 
 
-def varanasi_table(session: int, plies: int):
-    from calibration.varanasi import calibrate
-    from device.synthetic_varanasi import render_calibration
-
-    rules = load_rules({"game": "varanasi"})
-    profile = calibrate(render_calibration(PIECESET, seed=session), PIECESET)
-    opening = simulated_opening(rules, profile, random.Random(session))
-    return rules, profile, scripted_positions(rules, opening, plies, seed=session)
-
-
-@pytest.mark.parametrize("make_table, session, plies", [(wari_table, 4, 6), (varanasi_table, 2, 8)],
-                         ids=["wari", "varanasi"])
-def test_every_move_of_a_simulated_game_is_judged_and_recorded(tmp_path, make_table, session, plies):
-    rules, profile, states = make_table(session, plies)
-    pictures = render_game([s.to_json() for s in states], profile, session)
+@pytest.mark.parametrize("game, session, plies", [("wari", 4, 6), ("varanasi", 2, 8)])
+def test_every_move_of_a_simulated_game_is_judged_and_recorded(tmp_path, game, session, plies):
+    rules = load_rules({"game": game})
+    table = simulated_table(game, session, **TABLE_OPTIONS[game])
+    opening = table.opening(rules, random.Random(session))
+    # Calibrated as a player would: from the table's own calibration picture.
+    profile = calibrate(game, table.calibration_picture(opening.to_json(), shot=99), TABLE_OPTIONS[game].get("pieceset"))
+    states = scripted_positions(rules, opening, plies, seed=session)
+    pictures = table.game_pictures([s.to_json() for s in states])
     with Store(tmp_path / "e2e.sqlite3") as store:
         tracker = Tracker(rules, profile, store, open_game(store, rules))
         events = []

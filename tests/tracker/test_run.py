@@ -7,7 +7,8 @@ import json
 import pytest
 
 from arbiter.cli import main
-from arbiter.run import export_results, scripted_positions
+from arbiter.run import export_results
+from device.simulated import scripted_positions
 from arbiter.store import Store
 from engines import ArbiterError, load_rules
 

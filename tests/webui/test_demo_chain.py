@@ -1,10 +1,11 @@
 """The demos' whole chain off the clock: rendered pictures -> recogniser -> tracker -> store."""
 import pytest
 
-from webui.server import DEMO_GAMES, build_demo, load_demo_game
+from arbiter.demo import demo_games, load_demo_game
+from arbiter.serving import build_demo
 
 
-@pytest.mark.parametrize("game", sorted(DEMO_GAMES))
+@pytest.mark.parametrize("game", demo_games())
 def test_demo_judges_every_move_and_catches_the_one_mistake(tmp_path, game):
     companion = build_demo(tmp_path / "demo.sqlite3", game, still_frames=10, realtime=False)
     events = []

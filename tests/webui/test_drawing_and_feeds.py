@@ -9,10 +9,11 @@ import pytest
 from engines.errors import ArbiterError
 from tests.webui.conftest import csrf_of
 from webui import live
-from webui.board_svg import board_svg, colour_css
+from webui.board_svg import colour_css
+from webui.games import board_svg
 from webui.chart_svg import line_chart
 from webui.live import EventHub, FrameBuffer, sse_message
-from webui.server import demo_positions, load_demo_game
+from arbiter.demo import demo_games, demo_positions, load_demo_game
 
 
 def test_wari_drawing_shows_every_count_and_marks_the_mover():
@@ -86,12 +87,15 @@ def test_calibration_flow_proposes_previews_and_saves(table, client, tmp_path, m
     from webui import app as app_module
     from webui.routes import calibrate as calibrate_routes
 
+    from arbiter.serving import TableCalibrator
+
     profile_path = tmp_path / "profile.json"
-    app = app_module.create_app(table.companion, profile_path=profile_path)
+    found = {"game": "wari", "summary": {"pits": 12}}
+    calibrator = TableCalibrator("wari")
+    monkeypatch.setattr(calibrator, "calibrate", lambda image: found)
+    app = app_module.create_app(table.companion, profile_path=profile_path, calibrator=calibrator)
     app.testing = True
     client = app.test_client()
-    found = {"game": "wari", "summary": {"pits": 12}}
-    monkeypatch.setattr(calibrate_routes, "calibrate_image", lambda game, image: found)
     monkeypatch.setattr(calibrate_routes, "preview_jpeg", lambda game, image, profile: b"\xff\xd8jpeg")
     token = csrf_of(client)
     no_picture = client.post("/calibrate/capture", data={"csrf_token": token})
@@ -118,7 +122,7 @@ def test_calibration_upload_must_be_an_image(client):
     assert response.status_code == 400 and "not a readable image" in response.get_data(as_text=True)
 
 
-@pytest.mark.parametrize("name", ["wari", "varanasi"])
+@pytest.mark.parametrize("name", demo_games())
 def test_demo_games_are_legal_except_for_their_one_mistake(name):
     game = load_demo_game(name)
     rules, positions = demo_positions(game)

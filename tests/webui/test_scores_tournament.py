@@ -159,7 +159,7 @@ def test_varanasi_table_pages_use_the_piece_set_and_the_match_format(tmp_path):
         assert 'data-code="2blue"' in table and "Seat 1 to move" in table
         editor = client.get("/correct").get_data(as_text=True)
         assert 'data-colour="red"' in editor and 'data-colour="blue"' in editor and 'data-size="4"' in editor
-        assert '<option value="1"' in editor  # two seats to choose the mover from
+        assert "<option value='1'" in editor  # two seats to choose the mover from
         assert "first to 12 points" in client.get("/scores").get_data(as_text=True)
         # Two finished sets: one won by seat 0 with 5 discs, one set by hand that nobody won.
         match_id = store.game(tracker.game_id)["match_id"]

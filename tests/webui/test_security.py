@@ -10,7 +10,8 @@ from engines.errors import ArbiterError
 from tests.webui.conftest import csrf_of
 from webui import security
 from webui.security import MAX_UPLOAD_BYTES, PIN_ATTEMPTS, check_bind, is_loopback
-from webui.server import serve, start_serving
+from arbiter.serving import serve
+from webui.server import start_serving
 
 
 def correct(client, state, **headers):

@@ -11,10 +11,10 @@ import threading
 
 from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
 
-from calibration.profiles import save_profile
 from engines.errors import ArbiterError
 from vision.io import decode_image
-from webui.companion import encode_jpeg, overlay_drawer
+from vision import overlay_drawer, recognize
+from webui.companion import encode_jpeg
 from webui.routes.table import companion
 from webui.security import director_required
 
@@ -29,24 +29,16 @@ def pending() -> dict:
     return current_app.extensions.setdefault("arbiter_calibration", {})
 
 
-def calibrate_image(game: str, image) -> dict:
-    if game == "varanasi":
-        from calibration.varanasi import calibrate
-
-        # Recalibrating keeps the table's piece set: the one the current profile was made with.
-        pieceset = companion().pieceset
-        if not pieceset:
-            raise ArbiterError("calibrating Varanasi needs the piece set: start the companion with a profile")
-        return calibrate(image, pieceset)
-    from calibration.wari import calibrate
-
-    return calibrate(image)
+def calibrator():
+    """What the composition root handed the app to calibrate with (None: calibration is off)."""
+    found = current_app.extensions.get("arbiter_calibrator")
+    if found is None:
+        raise ArbiterError("this companion was started without calibration")
+    return found
 
 
 def preview_jpeg(game: str, image, profile: dict) -> bytes:
     """The photo with what the new profile recognises in it drawn over."""
-    from vision import recognize
-
     draw = overlay_drawer(game)
     if draw is not None:
         image = draw(image, recognize(image, profile))
@@ -73,7 +65,7 @@ def capture():
         if image is None:
             raise ArbiterError("the camera has not delivered a picture yet: wait a moment or upload a photo")
     try:
-        profile = calibrate_image(table.game, image)
+        profile = calibrator().calibrate(image)
     except ArbiterError as exc:
         flash(f"Calibration failed: {exc}. Check the set-up and try again.", "error")
         return redirect(url_for("calibrate.page"), code=303)
@@ -103,7 +95,7 @@ def confirm():
         pending().clear()
     path = current_app.config["ARBITER_PROFILE_PATH"]
     if path:
-        save_profile(profile, path)
+        calibrator().save(profile, path)
     companion().tracker.profile = profile
     flash(f"Profile saved{' to ' + path if path else ''}; the table now reads with it.")
     return redirect(url_for("calibrate.page"), code=303)

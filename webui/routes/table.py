@@ -4,7 +4,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, send_file
 
 from engines.errors import ArbiterError
-from webui.board_svg import board_svg
+from webui.games import board_svg
 from webui.security import director_required
 
 bp = Blueprint("table", __name__)
@@ -37,11 +37,7 @@ def correct_page():
     view = table.view()
     if view["position"] is None:
         abort(409, description="there is no position to correct yet: wait for the opening position")
-    if table.game == "wari":
-        movers = [("south", "South"), ("north", "North")]
-    else:
-        movers = [(seat, table.turn_label({"to_move": seat}).removesuffix(" to move"))
-                  for seat in range(table.rules.players)]
+    movers = [(side, table.turn_label({"to_move": side}).removesuffix(" to move")) for side in table.rules.sides]
     return render_template("correct.html", view=view, pieceset=table.pieceset, movers=movers)
 
 

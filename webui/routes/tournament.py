@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
+from arbiter.scoring import BYE, hand_result, match_summary
 from arbiter.tournament import Result, number_rounds, round_robin, standings, swiss_round
-from engines import load_rules
+from engines import game_info, load_rules
 from engines.errors import ArbiterError
-from webui.routes.scores import BYE, hand_result, match_summary
 from webui.routes.table import companion
 from webui.security import director_required
 
@@ -58,7 +58,7 @@ def decided_scores(store, match: dict) -> tuple[tuple | None, str | None]:
     if by_hand is not None:
         return (by_hand[0][1], by_hand[1][1]), "by hand"
     summary = match_summary(store, match)
-    if summary["games"] and (summary["over"] or match["game"] != "varanasi"):
+    if summary["games"] and (summary["over"] or game_info(match["game"]).match_standing is None):
         by_name = {s["name"]: s["points"] for s in summary["standings"]}
         names = [p["name"] for p in match["players"]]
         return (by_name.get(names[0], 0), by_name.get(names[1], 0)), "tracker"

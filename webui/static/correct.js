@@ -5,7 +5,12 @@ const csrfToken = document.querySelector('meta[name="csrf-token"]').content;
 const $ = (id) => document.getElementById(id);
 const draft = JSON.parse($("position").textContent);
 const pieceset = JSON.parse($("pieceset").textContent) || {};
-let selected = null; // {stack, disc} for Varanasi, {pit} for Wari
+let selected = null; // what the player tapped: {stack, disc} or {pit}, as the drawing's data attributes say
+// The game's own script (correct-GAME.js, loaded after this one) fills these in.
+const editor = {
+  describe() {}, // show what is selected in the tools
+  afterRedraw() {}, // refresh the tools' totals after the board changed
+};
 
 async function post(url, body) {
   const response = await fetch(url, {
@@ -28,7 +33,7 @@ async function redraw() {
     const { svg } = await post("/api/board", { state: draft });
     $("board").innerHTML = svg;
     markSelection();
-    if (draft.game === "wari") showTotal();
+    editor.afterRedraw();
   } catch (error) {
     say(error.message, true);
   }
@@ -40,37 +45,7 @@ function markSelection() {
   const query = "pit" in selected ? `[data-pit="${selected.pit}"]` : `[data-stack="${selected.stack}"][data-disc="${selected.disc}"]`;
   const element = document.querySelector("#board " + query);
   if (element) element.classList.add("selected");
-  describeSelection();
-}
-
-function showTotal() {
-  $("total").textContent = [...draft.pits, ...draft.stores].reduce((a, b) => a + b, 0);
-}
-
-// --- Varanasi -----------------------------------------------------------------------------
-function selectedCode() {
-  return draft.stacks[selected.stack][selected.disc];
-}
-
-function describeSelection() {
-  if (draft.game === "wari") {
-    $("selection").textContent = `${selected.pit < 6 ? "South" : "North"} ${"abcdef"[selected.pit % 6]}`;
-    $("count").textContent = draft.pits[selected.pit];
-    return;
-  }
-  const code = selectedCode();
-  $("selection").textContent = `Tower ${selected.stack + 1}, disc ${selected.disc + 1} from the bottom: ${code}`;
-  document.querySelectorAll("#colours .swatch").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.colour === code.slice(1))));
-  document.querySelectorAll("#sizes .size").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.size === code[0])));
-}
-
-function setCode(size, colour) {
-  draft.stacks[selected.stack][selected.disc] = `${size}${colour}`;
-  redraw();
-}
-
-function firstColour() {
-  return Object.keys(pieceset.colours || {})[0] || "red";
+  editor.describe();
 }
 
 // --- Wiring ---------------------------------------------------------------------------------
@@ -83,52 +58,8 @@ $("board").addEventListener("click", (event) => {
   markSelection();
 });
 
-if (draft.game === "varanasi") {
-  document.querySelectorAll("#colours .swatch").forEach((button) => button.addEventListener("click", () => {
-    if (selected) setCode(selectedCode()[0], button.dataset.colour);
-  }));
-  document.querySelectorAll("#sizes .size").forEach((button) => button.addEventListener("click", () => {
-    if (selected) setCode(button.dataset.size, selectedCode().slice(1));
-  }));
-  $("add-disc").addEventListener("click", () => {
-    if (!selected) return;
-    const stack = draft.stacks[selected.stack];
-    stack.push(`1${firstColour()}`);
-    selected = { stack: selected.stack, disc: stack.length - 1 };
-    redraw();
-  });
-  $("remove-disc").addEventListener("click", () => {
-    if (!selected) return;
-    draft.stacks[selected.stack].splice(selected.disc, 1);
-    draft.stacks = draft.stacks.filter((stack) => stack.length);
-    selected = null;
-    $("selection").textContent = "Tap a disc.";
-    redraw();
-  });
-  $("new-tower").addEventListener("click", () => {
-    draft.stacks.push([`1${firstColour()}`]);
-    selected = { stack: draft.stacks.length - 1, disc: 0 };
-    redraw();
-  });
-} else {
-  const step = (delta) => {
-    if (!selected) return;
-    draft.pits[selected.pit] = Math.max(0, draft.pits[selected.pit] + delta);
-    redraw();
-  };
-  showTotal();
-  $("minus").addEventListener("click", () => step(-1));
-  $("plus").addEventListener("click", () => step(+1));
-  ["south", "north"].forEach((side, index) => {
-    const input = $("store-" + side);
-    input.value = draft.stores[index];
-    input.addEventListener("change", () => { draft.stores[index] = Math.max(0, Number(input.value) || 0); redraw(); });
-  });
-}
-
 $("to-move").addEventListener("change", (event) => {
-  const value = event.target.value;
-  draft.to_move = draft.game === "wari" ? value : Number(value);
+  draft.to_move = JSON.parse(event.target.value);
 });
 
 $("apply").addEventListener("click", async () => {

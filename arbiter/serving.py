@@ -1,0 +1,104 @@
+"""`arbiter serve` (a real table) and `arbiter demo` (a simulated camera playing a bundled game).
+
+Both put together the same chain, camera -> recogniser -> tracker -> store -> web page, and hand
+the web layer what it needs (the companion, the calibrator): the web layer itself never opens a
+camera or calibrates.
+"""
+from __future__ import annotations
+
+import shutil
+import tempfile
+from pathlib import Path
+
+from arbiter.demo import DEFAULT_DEMO, DEMO_STILL_FRAMES, demo_camera
+from webui.companion import Companion, LatestObservation, seat_names
+from webui.security import check_bind
+from webui.server import Running, serve_until_interrupted, start_serving
+
+
+class TableCalibrator:
+    """Calibration as the calibrate page offers it: a new profile for this table's game.
+
+    Recalibrating keeps the table's piece set: the one its current profile was made with.
+    """
+
+    def __init__(self, game: str, pieceset: dict | None = None):
+        self.game = game
+        self.pieceset = pieceset
+
+    def calibrate(self, image) -> dict:
+        from calibration import calibrate
+
+        return calibrate(self.game, image, self.pieceset)
+
+    def save(self, profile: dict, path: str) -> None:
+        from calibration.profiles import save_profile
+
+        save_profile(profile, path)
+
+
+def build_companion(rules, profile: dict, camera, store, player_names=()) -> Companion:
+    """Tracker on `camera`, recording into `store`, as a Companion ready to start."""
+    from arbiter.tracker import Tracker, open_game
+
+    known = {p["name"]: p["id"] for p in store.players()}
+    player_ids = [known.get(name) or store.add_player(name) for name in player_names]
+    game_id = open_game(store, rules, player_ids)
+    observations = LatestObservation()
+    tracker = Tracker(rules, profile, store, game_id, recognize=observations)
+    match = store.match(store.game(game_id)["match_id"])
+    return Companion(tracker, camera, pieceset=profile.get("pieceset"), seat_names=seat_names(match),
+                     observations=observations)
+
+
+def serve(args) -> int:
+    """`arbiter serve --game G --camera C --profile P [--rules R] [--db D] [--host H] [--port N] [--pin X]`."""
+    from arbiter.run import camera_from_spec, load_run_profile, load_run_rules
+    from arbiter.store import Store
+
+    check_bind(args.host, args.pin)
+    rules = load_run_rules(args.game, args.rules)
+    profile = load_run_profile(args.game, args.profile)
+    camera = camera_from_spec(args.camera, rules, profile)
+    store = Store(args.db)
+    try:
+        companion = build_companion(rules, profile, camera, store)
+        running = start_serving(companion, args.host, args.port, args.pin, profile_path=args.profile,
+                                calibrator=TableCalibrator(rules.game, profile.get("pieceset")))
+    except BaseException:
+        store.close()
+        raise
+    return serve_until_interrupted(running, "companion")
+
+
+def build_demo(db_path: str | Path, game: str = DEFAULT_DEMO, still_frames: int = DEMO_STILL_FRAMES,
+               realtime: bool = True) -> Companion:
+    """The demo's companion: a simulated camera shows a bundled game to the real chain."""
+    from arbiter.store import Store
+
+    rules, profile, camera, players = demo_camera(game, still_frames, realtime)
+    return build_companion(rules, profile, camera, Store(db_path), players)
+
+
+def start_demo(host: str, port: int, pin: str | None, game: str = DEFAULT_DEMO,
+               still_frames: int = DEMO_STILL_FRAMES) -> Running:
+    """The demo served in the background with a throw-away record store."""
+    check_bind(host, pin)
+    folder = tempfile.mkdtemp(prefix="arbiter-demo-")
+    companion = None
+    try:
+        companion = build_demo(Path(folder) / "demo.sqlite3", game, still_frames)
+        return start_serving(companion, host, port, pin, cleanup=lambda: shutil.rmtree(folder, ignore_errors=True),
+                             calibrator=TableCalibrator(companion.game, companion.pieceset))
+    except BaseException:
+        if companion is not None:
+            companion.store.close()
+        shutil.rmtree(folder, ignore_errors=True)
+        raise
+
+
+def demo(args) -> int:
+    """`arbiter demo [--game G] [--host H] [--port N] [--pin X]`: no camera, no set-up."""
+    game = getattr(args, "game", None) or DEFAULT_DEMO
+    running = start_demo(args.host, args.port, args.pin, game)
+    return serve_until_interrupted(running, f"demo (a simulated camera plays a {game.capitalize()} game)")

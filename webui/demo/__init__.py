@@ -1,1 +1,0 @@
-"""The demo's bundled game data (read with importlib.resources)."""
