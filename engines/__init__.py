@@ -16,7 +16,8 @@ from engines.registry import GameInfo, game_info, game_names, register_game
 
 # One line per game: everything outside its engine module asks the registry.
 register_game(GameInfo("varanasi", "Varanasi", varanasi.VaranasiRules, match_standing=varanasi_match.match_standing,
-                       match_format=varanasi_match.match_format, game_word="set"))
+                       match_format=varanasi_match.match_format, game_word="set",
+                       random_opening=varanasi.random_opening))
 register_game(GameInfo("wari", "Wari", wari.WariRules))
 register_game(GameInfo("nanku", "Nanku", nanku.NankuRules))
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from importlib import import_module
+from random import Random
 from typing import Callable
 
 from engines.errors import RulesError
@@ -20,6 +21,8 @@ class GameInfo:
     `match_standing(rules, results)` scores a match whose length the rules fix (Varanasi: sets to a
     target); None where a match is a series the organiser sets (`engines.series.Series`).
     `game_word` is what one finished game of a match is called ("set" in Varanasi).
+    `random_opening(rules, rng)` sets up a game where players set up freely (no standard start):
+    simulations and the conformance tests start there.
     """
 
     name: str
@@ -28,6 +31,15 @@ class GameInfo:
     match_standing: Callable[[object, list[dict]], dict] | None = None
     match_format: Callable[[object], str] | None = None
     game_word: str = "game"
+    random_opening: Callable[[object, Random], object] | None = None
+
+    def opening(self, rules, rng: Random):
+        """The standard start, or a random set-up where the game has none."""
+        if rules.has_standard_start:
+            return rules.start()
+        if self.random_opening is None:
+            raise RulesError(f"{self.title} has no standard start and no random set-up")
+        return self.random_opening(rules, rng)
 
 
 _GAMES: dict[str, GameInfo] = {}

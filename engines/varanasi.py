@@ -167,6 +167,15 @@ class Relocate:
         return {"move": str(self.part), "onto": str(self.onto)}
 
 
+# The colours of the standard Nestor set, for random set-ups that no piece set names.
+STANDARD_COLOURS = ("red", "orange", "yellow", "green", "blue", "purple")
+
+
+def random_opening(rules: VaranasiRules, rng: Random) -> VaranasiState:
+    """A random set-up of the standard set's discs, as players build towers before a set."""
+    return random_setup(rng, STANDARD_COLOURS)
+
+
 def random_setup(rng: Random, colours: Sequence[str], sizes: Sequence[int] = SIZES,
                  discs: int | None = None, to_move: int = 0) -> VaranasiState:
     """Random towers as players build them at the start of a set (Varanasi has no fixed start).
