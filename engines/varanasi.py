@@ -87,7 +87,7 @@ def tower_name(tower: Tower) -> str:
     return f"the lone {tower[0]}" if len(tower) == 1 else f"the tower on {tower[0]}"
 
 
-def _listing(discs) -> str:
+def listing(discs) -> str:
     names = [str(d) for d in sorted(discs)]
     return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
@@ -365,7 +365,7 @@ class VaranasiRules:
             raise StateError("\"last_take\" must be {\"seat\": SEAT, \"discs\": [DISC, ...]}")
         discs = [parse_disc(code) for code in obj["discs"]]
         if len({d.colour for d in discs}) != 1 or len(set(discs)) != len(discs):
-            raise StateError(f"last_take {_listing(discs)}: a take removes distinct discs of one colour")
+            raise StateError(f"last_take {listing(discs)}: a take removes distinct discs of one colour")
         return LastTake(self._seat(obj["seat"], "last_take seat"), tuple(sorted(discs)))
 
     def move_from_json(self, obj: Any) -> Take | Relocate:
@@ -481,59 +481,10 @@ class VaranasiRules:
         it, so a disc lying on a smaller one becomes the verdict rather than a StateError. Whose
         turn `after` claims is ignored: the camera cannot see it.
         """
+        from engines.varanasi_explain import explain_change
+
         if isinstance(before, dict):
             before = self.state_from_json(before)
         if isinstance(after, dict):
             after = self._state_from_json(after, check_order=False)
-        was, now = before.supports, after.supports
-        appeared = now.keys() - was.keys()
-        vanished = was.keys() - now.keys()
-        if appeared:
-            also = f"; {_listing(vanished)} vanished" if vanished else ""
-            return Explanation(False, reason=f"discs appeared: {_listing(appeared)}{also}")
-        if vanished:
-            return self._explain_take(before, after, vanished)
-        moved = [disc for disc, support in now.items() if was[disc] != support]
-        if not moved:
-            return Explanation(False, reason="nothing changed")
-        if len(moved) > 1:
-            return Explanation(False, reason=_looks_like_several(moved))
-        part = moved[0]
-        onto = now[part]
-        if onto is None:
-            return Explanation(False, reason=f"{part} was set down as a new tower; "
-                                             "a moved part must go onto another tower")
-        # Only `part` changed what it rests on, so this one relocation makes exactly `after`.
-        move = Relocate(part, onto)
-        fault = self.relocation_fault(before, move)
-        return Explanation(False, reason=fault) if fault else Explanation(True, (move,))
-
-    def _explain_take(self, before: VaranasiState, after: VaranasiState, vanished) -> Explanation:
-        colours = sorted({d.colour for d in vanished})
-        if len(colours) > 1:
-            return Explanation(False, reason=f"{_listing(vanished)} vanished; a take removes one colour only")
-        colour = colours[0]
-        places = before.places
-        for disc in sorted(vanished):
-            index, level = places[disc]
-            tower = before.stacks[index]
-            if level != len(tower) - 1:
-                return Explanation(False, reason=f"{disc} was taken from under {tower[level + 1]}; "
-                                                 "a take removes only top discs")
-        for tower in before.stacks:
-            top = tower[-1]
-            if top.colour == colour and top not in vanished:
-                spot = f"{top} is still on the table" if len(tower) == 1 \
-                    else f"{top} is still on top of {tower_name(tower)}"
-                return Explanation(False, reason=f"{colour} was declared but {spot}")
-        was, now = before.supports, after.supports
-        moved = [disc for disc, support in now.items() if was[disc] != support]
-        if moved:
-            return Explanation(False, reason=f"this looks like two moves: {colour} was taken "
-                                             f"and {_listing(moved)} moved")
-        return Explanation(True, (Take(colour),))
-
-
-def _looks_like_several(moved) -> str:
-    count = "two moves" if len(moved) == 2 else "several moves"
-    return f"this looks like {count}: {_listing(moved)} each changed what they rest on"
+        return explain_change(self, before, after)

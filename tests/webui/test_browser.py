@@ -9,9 +9,12 @@ import re
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
 
 from arbiter.serving import start_demo
+
+# Browser tests need the test extras' playwright and Debian's chromium (.ci/run installs both).
+sync_api = pytest.importorskip("playwright.sync_api")
+expect, sync_playwright = sync_api.expect, sync_api.sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

@@ -1,0 +1,70 @@
+"""Judging a change seen on a Varanasi table: the legal move that makes it, or the reason none does.
+
+The reasons are in table words ("3 orange was declared but is still on top of ..."), since the
+companion shows them to players as they are.
+"""
+from __future__ import annotations
+
+from engines.base import Explanation
+from engines.varanasi import Relocate, Take, VaranasiRules, VaranasiState, listing, tower_name
+
+
+def explain_change(rules: VaranasiRules, before: VaranasiState, after: VaranasiState) -> Explanation:
+    """Every legal move turning `before` into `after` (towers as a multiset), or why none does.
+
+    `after` is the table as the camera saw it (a disc may lie on a smaller one).
+    """
+    was, now = before.supports, after.supports
+    appeared = now.keys() - was.keys()
+    vanished = was.keys() - now.keys()
+    if appeared:
+        also = f"; {listing(vanished)} vanished" if vanished else ""
+        return Explanation(False, reason=f"discs appeared: {listing(appeared)}{also}")
+    if vanished:
+        return explain_take(before, after, vanished)
+    moved = [disc for disc, support in now.items() if was[disc] != support]
+    if not moved:
+        return Explanation(False, reason="nothing changed")
+    if len(moved) > 1:
+        return Explanation(False, reason=_looks_like_several(moved))
+    part = moved[0]
+    onto = now[part]
+    if onto is None:
+        return Explanation(False, reason=f"{part} was set down as a new tower; "
+                                         "a moved part must go onto another tower")
+    # Only `part` changed what it rests on, so this one relocation makes exactly `after`.
+    move = Relocate(part, onto)
+    fault = rules.relocation_fault(before, move)
+    return Explanation(False, reason=fault) if fault else Explanation(True, (move,))
+
+
+def explain_take(before: VaranasiState, after: VaranasiState, vanished) -> Explanation:
+    """A change in which discs vanished: one declared colour's top discs, and nothing else."""
+    colours = sorted({d.colour for d in vanished})
+    if len(colours) > 1:
+        return Explanation(False, reason=f"{listing(vanished)} vanished; a take removes one colour only")
+    colour = colours[0]
+    places = before.places
+    for disc in sorted(vanished):
+        index, level = places[disc]
+        tower = before.stacks[index]
+        if level != len(tower) - 1:
+            return Explanation(False, reason=f"{disc} was taken from under {tower[level + 1]}; "
+                                             "a take removes only top discs")
+    for tower in before.stacks:
+        top = tower[-1]
+        if top.colour == colour and top not in vanished:
+            spot = f"{top} is still on the table" if len(tower) == 1 \
+                else f"{top} is still on top of {tower_name(tower)}"
+            return Explanation(False, reason=f"{colour} was declared but {spot}")
+    was, now = before.supports, after.supports
+    moved = [disc for disc, support in now.items() if was[disc] != support]
+    if moved:
+        return Explanation(False, reason=f"this looks like two moves: {colour} was taken "
+                                         f"and {listing(moved)} moved")
+    return Explanation(True, (Take(colour),))
+
+
+def _looks_like_several(moved) -> str:
+    count = "two moves" if len(moved) == 2 else "several moves"
+    return f"this looks like {count}: {listing(moved)} each changed what they rest on"
