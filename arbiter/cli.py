@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Sequence
 
@@ -39,8 +40,9 @@ def cmd_check(args) -> int:
     if not isinstance(moves_json, list):
         raise MoveError(f"{args.record}: \"moves\" must be a list")
     moves = [rules.move_from_json(m) for m in moves_json]
-    _print_json(check_record(rules, start, moves))
-    return 0
+    verdict = check_record(rules, start, moves)
+    _print_json(verdict)
+    return 0 if verdict["legal"] else 1
 
 
 def cmd_explain(args) -> int:
@@ -127,73 +129,104 @@ def cmd_demo(args) -> int:
     return demo(args)
 
 
+def port_number(text: str) -> int:
+    """A TCP port, 1-65535 (argparse turns the ValueError into a one-line usage error)."""
+    port = int(text)
+    if not 0 < port < 65536:
+        raise ValueError(text)
+    return port
+
+
+port_number.__name__ = "port"  # argparse names the type in its message: "invalid port value"
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError, version as installed_version
+
+    try:
+        return installed_version("arbiter")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+class HelpWithDefaults(argparse.HelpFormatter):
+    """Help that names each option's default, where it has one."""
+
+    def _get_help_string(self, action):
+        text = action.help or ""
+        if action.option_strings and action.default not in (None, False, argparse.SUPPRESS):
+            text += " (default: %(default)s)"
+        return text
+
+
 def build_parser() -> argparse.ArgumentParser:
     from arbiter.demo import DEFAULT_DEMO, demo_games
     from calibration import calibrated_games
 
     camera_games = calibrated_games()  # the games a camera can read: those with a calibrator
-    parser = argparse.ArgumentParser(prog="arbiter", description="Camera companion for abstract board games.")
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = argparse.ArgumentParser(prog="arbiter", description="Camera referee for abstract board games.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("check", help="replay a game record and judge every move")
-    p.add_argument("record")
-    p.set_defaults(func=cmd_check)
-
-    p = sub.add_parser("explain", help="every legal move from BEFORE to AFTER, or why none")
-    p.add_argument("--rules", required=True)
-    p.add_argument("before")
-    p.add_argument("after")
-    p.set_defaults(func=cmd_explain)
-
-    p = sub.add_parser("calibrate", help="make a calibration profile from one photo")
-    p.add_argument("game", choices=camera_games)
-    p.add_argument("--image", required=True)
-    p.add_argument("--pieces", help="piece-set JSON (varanasi)")
-    p.add_argument("--out", required=True)
-    p.set_defaults(func=cmd_calibrate)
-
-    p = sub.add_parser("recognize", help="recognise the position in photos")
-    p.add_argument("--profile", required=True)
-    p.add_argument("images", nargs="+")
-    p.set_defaults(func=cmd_recognize)
-
-    p = sub.add_parser("replay", help="judge the moves between consecutive stable photos")
-    p.add_argument("--profile", required=True)
-    p.add_argument("--rules", required=True)
-    p.add_argument("images", nargs="+")
-    p.set_defaults(func=cmd_replay)
-
-    p = sub.add_parser("run", help="judge a live table from a camera into the record store")
-    p.add_argument("--game", required=True, choices=camera_games)
-    p.add_argument("--camera", required=True, help="picamera2 | usb:N | file:PATH | folder:DIR | rtsp://... | sim:GAME[:SEED]")
-    p.add_argument("--profile", required=True)
-    p.add_argument("--rules", help="rules JSON (default: the game's defaults)")
-    p.add_argument("--db", default="arbiter.sqlite3")
-    p.set_defaults(func=cmd_run)
-
-    p = sub.add_parser("export", help="print a recorded match as JSON, or its move log as CSV")
-    p.add_argument("--db", default="arbiter.sqlite3")
-    p.add_argument("--match", type=int, help="match id (default: the latest)")
-    p.add_argument("--format", choices=["json", "csv"], default="json")
-    p.set_defaults(func=cmd_export)
-
-    for name, func, helptext in (
-        ("serve", cmd_serve, "the web companion for a real table"),
-        ("demo", cmd_demo, "the web companion with a simulated camera and a bundled game"),
-    ):
-        p = sub.add_parser(name, help=helptext)
-        if name == "demo":
-            p.add_argument("--game", choices=demo_games(), default=DEFAULT_DEMO)
-        if name == "serve":
-            p.add_argument("--game", required=True, choices=camera_games)
-            p.add_argument("--camera", required=True)
-            p.add_argument("--profile", required=True)
-            p.add_argument("--rules")
-            p.add_argument("--db", default="arbiter.sqlite3")
-        p.add_argument("--host", default="127.0.0.1")
-        p.add_argument("--port", type=int, default=8000)
-        p.add_argument("--pin", help="director's PIN (required with a non-loopback --host)")
+    def command(name: str, helptext: str, func) -> argparse.ArgumentParser:
+        p = sub.add_parser(name, help=helptext, description=helptext[0].upper() + helptext[1:] + ".",
+                           formatter_class=HelpWithDefaults)
         p.set_defaults(func=func)
+        return p
+
+    p = command("check", "replay a game record and judge every move (exit 1 if one is illegal)", cmd_check)
+    p.add_argument("record", help="record JSON: {\"rules\", \"start\" (optional), \"moves\"}")
+
+    p = command("explain", "every legal move from BEFORE to AFTER, or why none", cmd_explain)
+    p.add_argument("--rules", required=True, help="rules JSON, e.g. {\"game\": \"wari\"}")
+    p.add_argument("before", help="state JSON before the change")
+    p.add_argument("after", help="state JSON after the change")
+
+    p = command("calibrate", "make a calibration profile from one photo", cmd_calibrate)
+    p.add_argument("game", choices=camera_games, help="the game on the table")
+    p.add_argument("--image", required=True, help="the calibration photo (JPEG or PNG)")
+    p.add_argument("--pieces", help="piece-set JSON, for games with piece sets (varanasi: "
+                                    "calibration/pieces/nestor-standard.json)")
+    p.add_argument("--out", required=True, help="where to write the profile JSON")
+
+    p = command("recognize", "recognise the position in photos, one JSON line each", cmd_recognize)
+    p.add_argument("--profile", required=True, help="calibration profile JSON")
+    p.add_argument("images", nargs="+", help="photos of the table")
+
+    p = command("replay", "judge the move between each pair of consecutive photos", cmd_replay)
+    p.add_argument("--profile", required=True, help="calibration profile JSON")
+    p.add_argument("--rules", required=True, help="rules JSON")
+    p.add_argument("images", nargs="+", help="stable photos, one after each move")
+
+    def table_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--game", required=True, choices=camera_games, help="the game on the table")
+        p.add_argument("--camera", required=True,
+                       help="picamera2 | usb:N | file:VIDEO | folder:DIR | rtsp://... | sim:GAME[:SEED]")
+        p.add_argument("--profile", required=True, help="calibration profile JSON")
+        p.add_argument("--rules", help="rules JSON (default: the game's standard rules)")
+        p.add_argument("--players", help="the players' names in seat order, e.g. Ama,Kofi")
+        p.add_argument("--db", default="arbiter.sqlite3", help="the SQLite record store")
+
+    table_options(command("run", "judge a live table from a camera into the record store", cmd_run))
+
+    p = command("export", "print a recorded match or game", cmd_export)
+    p.add_argument("--db", default="arbiter.sqlite3", help="the SQLite record store")
+    p.add_argument("--match", type=int, help="match id (default: the latest)")
+    p.add_argument("--format", choices=["json", "csv", "record", "moves"], default="json",
+                   help="json: the match with its move logs; csv: its move log; record: its current game "
+                        "as a record `arbiter check` accepts; moves: a numbered move list")
+
+    def server_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--host", default="127.0.0.1", help="address to serve on (another than loopback needs --pin)")
+        p.add_argument("--port", type=port_number, default=8000, help="TCP port")
+        p.add_argument("--pin", help="director's PIN (required with a non-loopback --host)")
+
+    p = command("serve", "the web companion for a real table", cmd_serve)
+    table_options(p)
+    server_options(p)
+    p = command("demo", "the web companion with a simulated camera and a bundled game", cmd_demo)
+    p.add_argument("--game", choices=demo_games(), default=DEFAULT_DEMO, help="the bundled game to play")
+    server_options(p)
     return parser
 
 
@@ -210,6 +243,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`arbiter export | head`): stop quietly, as other Unix tools do.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":

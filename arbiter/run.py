@@ -35,6 +35,23 @@ def load_run_profile(game: str, profile_path: str) -> dict:
     return profile
 
 
+def player_names(text: str | None, rules) -> list[str]:
+    """`--players A,B[,...]`: one distinct name per seat of the rules, in seat order."""
+    if not text:
+        return []
+    names = [name.strip() for name in text.split(",")]
+    if len(names) != rules.players or not all(names) or len(set(names)) != len(names):
+        raise ArbiterError(f"--players needs {rules.players} different names separated by commas "
+                           f"(one per seat, in order), not {text!r}")
+    return names
+
+
+def seat_players(store, names) -> list[int]:
+    """The store's player ids for these names, adding the players it does not know yet."""
+    known = {player["name"]: player["id"] for player in store.players()}
+    return [known.get(name) or store.add_player(name) for name in names]
+
+
 def simulated_camera(spec: str, rules, profile: dict, realtime: bool = True):
     """`sim:GAME[:SEED]`: a simulated camera playing a random legal game of GAME.
 
@@ -73,10 +90,11 @@ def run_table(args) -> int:
     from arbiter.tracker import Tracker, open_game
 
     rules = load_run_rules(args.game, args.rules)
+    names = player_names(args.players, rules)
     profile = load_run_profile(args.game, args.profile)
     camera = camera_from_spec(args.camera, rules, profile)
     with Store(args.db) as store:
-        game_id = open_game(store, rules)
+        game_id = open_game(store, rules, seat_players(store, names))
         tracker = Tracker(rules, profile, store, game_id)
         print(json.dumps({"type": "resume", **tracker.snapshot()}), flush=True)
         tracker.subscribe(lambda event: print(json.dumps(event), flush=True))
@@ -85,7 +103,9 @@ def run_table(args) -> int:
 
 
 def export_results(args) -> int:
-    """Print a match (default: the latest) as JSON or its move log as CSV."""
+    """Print a match (default: the latest) as JSON or its move log as CSV, or its current game
+    as a record `arbiter check` accepts or as a numbered move list."""
+    from arbiter.records import game_record, numbered_moves
     from arbiter.store import Store
 
     if not Path(args.db).is_file():
@@ -99,6 +119,15 @@ def export_results(args) -> int:
             match_id = matches[-1]["id"]
         if args.format == "csv":
             sys.stdout.write(store.export_csv(match_id))
+        elif args.format in ("record", "moves"):
+            games = store.games(match_id)
+            if not games:
+                raise ArbiterError(f"match {match_id} has no game yet")
+            record = game_record(store, games[-1]["id"])
+            if args.format == "record":
+                print(json.dumps(record), flush=True)
+            else:
+                sys.stdout.write("".join(line + "\n" for line in numbered_moves(record)))
         else:
             print(json.dumps(store.export_json(match_id)), flush=True)
     return 0

@@ -39,11 +39,10 @@ class TableCalibrator:
 
 def build_companion(rules, profile: dict, camera, store, player_names=()) -> Companion:
     """Tracker on `camera`, recording into `store`, as a Companion ready to start."""
+    from arbiter.run import seat_players
     from arbiter.tracker import Tracker, open_game
 
-    known = {p["name"]: p["id"] for p in store.players()}
-    player_ids = [known.get(name) or store.add_player(name) for name in player_names]
-    game_id = open_game(store, rules, player_ids)
+    game_id = open_game(store, rules, seat_players(store, player_names))
     observations = LatestObservation()
     tracker = Tracker(rules, profile, store, game_id, recognize=observations)
     match = store.match(store.game(game_id)["match_id"])
@@ -53,16 +52,17 @@ def build_companion(rules, profile: dict, camera, store, player_names=()) -> Com
 
 def serve(args) -> int:
     """`arbiter serve --game G --camera C --profile P [--rules R] [--db D] [--host H] [--port N] [--pin X]`."""
-    from arbiter.run import camera_from_spec, load_run_profile, load_run_rules
+    from arbiter.run import camera_from_spec, load_run_profile, load_run_rules, player_names
     from arbiter.store import Store
 
     check_bind(args.host, args.pin)
     rules = load_run_rules(args.game, args.rules)
+    names = player_names(args.players, rules)
     profile = load_run_profile(args.game, args.profile)
     camera = camera_from_spec(args.camera, rules, profile)
     store = Store(args.db)
     try:
-        companion = build_companion(rules, profile, camera, store)
+        companion = build_companion(rules, profile, camera, store, names)
         running = start_serving(companion, args.host, args.port, args.pin, profile_path=args.profile,
                                 calibrator=TableCalibrator(rules.game, profile.get("pieceset")))
     except BaseException:

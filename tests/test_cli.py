@@ -148,7 +148,7 @@ def test_check_varanasi_record_stops_at_first_illegal_move(capsys, tmp_path):
         "moves": [{"take": "red"}, {"take": "red"}, {"take": "blue"}],
     })
     code, out, err = run_cli(capsys, "check", record)
-    assert code == 0, err
+    assert code == 1, err  # the contract: 1 when a move is illegal, 2 on bad input
     report = json.loads(out)
     assert report["legal"] is False and report["first_illegal"] == 1
     assert "red" in report["reason"]

@@ -1,0 +1,131 @@
+"""The CLI as players and directors use it: exit codes, version, named seats, records that
+`export` writes and `check` reads back."""
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from arbiter.cli import main
+from arbiter.store import Store
+from device.simulated import scripted_positions
+from engines import load_rules
+
+WARI = {"game": "wari", "variant": "pbmserv"}
+
+
+def recorded_game(path, plies=30, corrected_at=None, undo_at=None, players=("Ama", "Kofi")) -> list:
+    """A Wari game logged as the tracker logs one; returns the positions it went through."""
+    rules = load_rules(WARI)
+    states = scripted_positions(rules, rules.start(), plies, seed=7)
+    with Store(path) as store:
+        ids = [store.add_player(name) for name in players]
+        game_id = store.new_game(store.new_match(rules.to_json(), ids))
+        store.log(game_id, "start", states[0].to_json())
+        for index, (before, after) in enumerate(zip(states, states[1:])):
+            if index == corrected_at:
+                store.log(game_id, "override", before.to_json())
+            move = next(m for m in rules.legal_moves(before) if rules.apply(before, m) == after)
+            store.log(game_id, "move", after.to_json(), move=move.to_json())
+            if index == undo_at:
+                store.log(game_id, "undo", before.to_json())
+                store.log(game_id, "move", after.to_json(), move=move.to_json())
+    return states
+
+
+def run_cli(capsys, *argv):
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_check_exits_1_on_an_illegal_record_and_0_on_a_legal_one(capsys, tmp_path):
+    record = {"rules": WARI, "moves": [{"player": "south", "pit": "a"}, {"player": "south", "pit": "b"}]}
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(record))
+    code, out, _ = run_cli(capsys, "check", str(path))
+    assert code == 1 and json.loads(out)["first_illegal"] == 1
+    path.write_text(json.dumps({**record, "moves": record["moves"][:1]}))
+    code, out, _ = run_cli(capsys, "check", str(path))
+    assert code == 0 and json.loads(out)["legal"] is True
+
+
+def test_version_is_printed(capsys):
+    with pytest.raises(SystemExit) as stopped:
+        main(["--version"])
+    assert stopped.value.code == 0 and capsys.readouterr().out.startswith("arbiter ")
+
+
+def test_every_argument_of_every_command_has_help_and_shown_defaults():
+    import argparse
+
+    from arbiter.cli import build_parser
+
+    commands = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction)).choices
+    assert set(commands) >= {"check", "explain", "calibrate", "recognize", "replay", "run", "export", "serve", "demo"}
+    for name, command in commands.items():
+        for action in command._actions:
+            if not isinstance(action, argparse._HelpAction):
+                assert action.help, f"arbiter {name} {action.dest} has no help"
+        text = command.format_help()
+        for action in command._actions:
+            if action.option_strings and action.default not in (None, False, argparse.SUPPRESS):
+                assert f"(default: {action.default})" in " ".join(text.split()), (name, action.dest)
+
+
+@pytest.mark.parametrize("port", ["0", "70000", "http"])
+def test_a_port_out_of_range_is_refused_in_one_line(capsys, port):
+    with pytest.raises(SystemExit) as stopped:
+        main(["demo", "--port", port])
+    assert stopped.value.code == 2 and "invalid port value" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("players", ["Ama", "Ama,Ama", "Ama,,Kofi", "Ama,Kofi,Esi"])
+def test_players_must_name_each_seat_once(capsys, tmp_path, players):
+    (tmp_path / "p.json").write_text(json.dumps({"game": "wari"}))
+    code, out, err = run_cli(capsys, "run", "--game", "wari", "--camera", "folder:" + str(tmp_path),
+                             "--profile", str(tmp_path / "p.json"), "--players", players)
+    assert code == 2 and out == "" and "--players needs 2 different names" in err
+
+
+def test_an_exported_record_is_checked_legal_and_replays_to_the_stored_position(capsys, tmp_path):
+    db = tmp_path / "a.sqlite3"
+    states = recorded_game(db, corrected_at=10, undo_at=20)
+    code, out, _ = run_cli(capsys, "export", "--db", str(db), "--format", "record")
+    record = json.loads(out)
+    assert code == 0 and record["players"] == ["Ama", "Kofi"]
+    # The correction re-starts the record at the position the players stated.
+    assert record["start"] == states[10].to_json() and len(record["moves"]) == len(states) - 11
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps({key: record[key] for key in ("rules", "start", "moves")}))
+    code, out, _ = run_cli(capsys, "check", str(path))
+    assert code == 0 and json.loads(out)["final"] == states[-1].to_json()
+
+
+def test_exported_moves_are_numbered_in_table_notation(capsys, tmp_path):
+    db = tmp_path / "a.sqlite3"
+    states = recorded_game(db, plies=6)
+    code, out, _ = run_cli(capsys, "export", "--db", str(db), "--format", "moves")
+    lines = out.splitlines()
+    assert code == 0 and len(lines) == len(states) - 1
+    assert [line.split(". ")[0] for line in lines] == [str(n) for n in range(1, len(states))]
+    assert lines[0].split(". ")[1] in {f"South {pit}" for pit in "abcdef"}
+
+
+def test_export_into_a_closed_pipe_stops_quietly(tmp_path):
+    db = tmp_path / "a.sqlite3"
+    recorded_game(db, plies=200)
+    with Store(db) as store:  # enough rows to fill the pipe's buffer many times over
+        game_id = store.games(store.matches()[-1]["id"])[-1]["id"]
+        state = store.moves(game_id)[-1].state
+        for _ in range(2000):
+            store.log(game_id, "restored", state)
+    reader = subprocess.Popen([sys.executable, "-m", "arbiter", "export", "--db", str(db), "--format", "csv"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    reader.stdout.read(100)
+    reader.stdout.close()
+    reader.wait(60)
+    assert reader.stderr.read() == b"" and reader.returncode in (0, 141)
