@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from arbiter.tracker import FIT_MARGIN, ILLEGAL, MOVE, MOVES, OPENING, SAME, TWO_MOVES, UNDO, Judge
+from arbiter.judge import FIT_MARGIN, ILLEGAL, MOVE, MOVES, OPENING, SAME, TWO_MOVES, UNDO, Judge
 from engines import load_rules
 from engines.varanasi import random_setup
 from tests.tracker.fakes import FakeObservation
