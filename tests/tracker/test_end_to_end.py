@@ -39,7 +39,7 @@ def varanasi_table(session: int, plies: int):
     return rules, profile, scripted_positions(rules, opening, plies, seed=session)
 
 
-@pytest.mark.parametrize("make_table, session, plies", [(wari_table, 4, 6), (varanasi_table, 2, 8)],
+@pytest.mark.parametrize("make_table, session, plies", [(wari_table, 4, 4), (varanasi_table, 2, 5)],
                          ids=["wari", "varanasi"])
 def test_every_move_of_a_simulated_game_is_judged_and_recorded(tmp_path, make_table, session, plies):
     rules, profile, states = make_table(session, plies)
@@ -54,4 +54,5 @@ def test_every_move_of_a_simulated_game_is_judged_and_recorded(tmp_path, make_ta
         for transition, before, after in zip(transitions[1:], states, states[1:]):
             assert rules.apply(before, rules.move_from_json(transition["move"])) == after
         assert "hand" in {e["status"] for e in events if e["type"] == "status"}
-        assert store.game_history(tracker.game_id)[-1] == states[-1].to_json()
+        # Compared as positions: a Varanasi position's JSON may list its towers in any order.
+        assert rules.state_from_json(store.game_history(tracker.game_id)[-1]) == states[-1]
