@@ -21,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from arbiter.tracker import replay
+from arbiter.judge import replay
 from engines import load_rules
 from engines.errors import ArbiterError
 from vision.io import read_image

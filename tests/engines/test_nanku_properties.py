@@ -45,7 +45,7 @@ def assert_physically_sound(state):
     assert state.to_move == ("white", "black")[len(state.pieces) % 2]
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), dx=st.integers(-50, 50), dy=st.integers(-50, 50))
 def test_random_legal_play_keeps_every_invariant_and_explains_each_move(data, dx, dy):
     state = RULES.start()
@@ -77,7 +77,7 @@ def test_random_legal_play_keeps_every_invariant_and_explains_each_move(data, dx
     assert (outcome.winner is None) == (not state.lines and len(state.pieces) == SUPPLY)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=10)
 @given(data=st.data(), plies=st.integers(1, 12))
 def test_every_listed_move_applies_and_is_explained_as_itself(data, plies):
     state = RULES.start()
@@ -89,7 +89,7 @@ def test_every_listed_move_applies_and_is_explained_as_itself(data, plies):
         assert RULES.explain(state, RULES.apply(state, move)).moves == (move,)
 
 
-@settings(max_examples=10, deadline=None)
+@settings(max_examples=10)
 @given(data=st.data(), plies=st.integers(1, 10), dx=st.integers(-9, 9), dy=st.integers(-9, 9))
 def test_legal_moves_follow_the_structure_across_the_table(data, plies, dx, dy):
     state = RULES.start()

@@ -2,7 +2,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from engines.base import Outcome
-from engines.errors import ArbiterError, RulesError, StateError
+from engines.errors import ArbiterError, StateError
 from engines.series import Series
 
 
@@ -84,7 +84,7 @@ JSON = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100)
 @given(JSON)
 def test_any_json_is_read_or_refused_with_a_one_line_arbiter_error(obj):
     try:

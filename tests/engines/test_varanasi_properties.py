@@ -46,7 +46,7 @@ def successors(engine, state):
     return reached
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(games())
 def test_positions_are_valid_and_survive_json_in_any_stack_order(game):
     engine, state = game
@@ -57,7 +57,7 @@ def test_positions_are_valid_and_survive_json_in_any_stack_order(game):
     assert flipped == state and hash(flipped) == hash(state)
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(games())
 def test_every_legal_move_conserves_discs_and_is_explained_back_as_itself(game):
     engine, state = game
@@ -78,7 +78,7 @@ def test_every_legal_move_conserves_discs_and_is_explained_back_as_itself(game):
         assert engine.explain(state, after.to_json()).moves == (move,)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(games(), st.randoms(use_true_random=False))
 def test_random_play_always_finishes_and_the_last_taker_scores(game, rng):
     engine, state = game
@@ -115,7 +115,7 @@ def perturbations(state):
         yield [t[:-1] if i == drop else t for i, t in enumerate(stacks)]  # one top taken alone
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(games())
 def test_explain_agrees_with_legal_moves_on_every_perturbation(game):
     engine, state = game
@@ -132,7 +132,7 @@ def test_explain_agrees_with_legal_moves_on_every_perturbation(game):
             assert verdict.reason and "\n" not in verdict.reason
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(games(), st.randoms(use_true_random=False))
 def test_two_moves_in_a_row_are_legal_only_when_one_move_does_the_same(game, rng):
     engine, state = game

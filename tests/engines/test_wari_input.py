@@ -160,7 +160,7 @@ JSON = st.recursive(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100)
 @given(JSON)
 def test_any_json_is_accepted_or_refused_with_a_one_line_arbiter_error(obj):
     for read in (load_rules, PBMSERV.state_from_json, PBMSERV.move_from_json):

@@ -22,7 +22,7 @@ def random_game(rules, draw):
     return states
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25)
 @given(rules=st.sampled_from(RULES), data=st.data())
 def test_random_games_end_conserve_seeds_and_round_trip(rules, data):
     states = random_game(rules, data.draw)
@@ -35,7 +35,7 @@ def test_random_games_end_conserve_seeds_and_round_trip(rules, data):
     assert all(not rules.outcome(s).over for s in states[:-1])
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25)
 @given(rules=st.sampled_from(RULES), data=st.data())
 def test_every_legal_move_is_explained_back_as_itself(rules, data):
     states = random_game(rules, data.draw)
@@ -46,7 +46,7 @@ def test_every_legal_move_is_explained_back_as_itself(rules, data):
             assert explanation.legal and move in explanation.moves
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25)
 @given(rules=st.sampled_from(RULES), data=st.data())
 def test_a_perturbed_board_is_never_explained(rules, data):
     states = random_game(rules, data.draw)

@@ -1,6 +1,8 @@
-"""Stand-ins for a recogniser: observations whose likelihood counts misread discs or seeds."""
+"""Stand-ins for a recogniser (observations whose likelihood counts misread discs or seeds) and
+random games to show them."""
 from __future__ import annotations
 
+import random
 from collections import Counter
 
 import cv2
@@ -54,6 +56,28 @@ class FakeObservation:
                 extra[stand_in] -= swapped
         misreads = sum((+missing).values()) + sum((+extra).values())
         return -MISREAD_COST * misreads - self.doubt_cost * doubts
+
+
+def random_varanasi_game(rules, seed: int, plies: int, colours=("blue", "green", "red", "yellow"),
+                         discs: int | None = None) -> list:
+    """Random towers of `discs` discs (12-24 drawn from the seed when None), then up to `plies`
+    random legal moves: the states, the set-up first."""
+    from engines.varanasi import random_setup
+
+    rng = random.Random(seed)
+    states = [random_setup(rng, list(colours), discs=rng.randint(12, 24) if discs is None else discs)]
+    while len(states) <= plies and rules.legal_moves(states[-1]):
+        states.append(rules.apply(states[-1], rng.choice(rules.legal_moves(states[-1]))))
+    return states
+
+
+def random_wari_game(rules, seed: int, plies: int) -> list:
+    """The standard start, then up to `plies` random legal moves: the states, the start first."""
+    rng = random.Random(seed)
+    states = [rules.start()]
+    while len(states) <= plies and rules.legal_moves(states[-1]):
+        states.append(rules.apply(states[-1], rng.choice(rules.legal_moves(states[-1]))))
+    return states
 
 
 FRAME_SHAPE = (120, 160, 3)

@@ -8,8 +8,7 @@ import cv2
 import numpy as np
 import pytest
 
-from device.cameras import (CameraError, CameraLost, OpenCVCamera, Picamera2Camera, SimulatedCamera,
-                            StillsCamera, open_camera)
+from device.cameras import CameraError, CameraLost, OpenCVCamera, Picamera2Camera, SimulatedCamera, open_camera
 from tests.tracker.fakes import frame_index, position_frame
 
 

@@ -25,7 +25,7 @@ PIECESET = {
 TABLE_OPTIONS = {"wari": {}, "varanasi": {"pieceset": PIECESET}}
 
 
-@pytest.mark.parametrize("game, session, plies", [("wari", 4, 6), ("varanasi", 2, 8)])
+@pytest.mark.parametrize("game, session, plies", [("wari", 4, 4), ("varanasi", 2, 5)])
 def test_every_move_of_a_simulated_game_is_judged_and_recorded(tmp_path, game, session, plies):
     rules = load_rules({"game": game})
     table = simulated_table(game, session, **TABLE_OPTIONS[game])
@@ -44,4 +44,5 @@ def test_every_move_of_a_simulated_game_is_judged_and_recorded(tmp_path, game, s
         for transition, before, after in zip(transitions[1:], states, states[1:]):
             assert rules.apply(before, rules.move_from_json(transition["move"])) == after
         assert "hand" in {e["status"] for e in events if e["type"] == "status"}
-        assert store.game_history(tracker.game_id)[-1] == states[-1].to_json()
+        # Compared as positions: a Varanasi position's JSON may list its towers in any order.
+        assert rules.state_from_json(store.game_history(tracker.game_id)[-1]) == states[-1]

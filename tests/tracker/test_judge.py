@@ -1,29 +1,17 @@
 """The judge picks the legal explanation the evidence supports, or says why none fits."""
 from __future__ import annotations
 
-import random
-
 import pytest
 
-from arbiter.tracker import FIT_MARGIN, ILLEGAL, MOVE, MOVES, OPENING, SAME, TWO_MOVES, UNDO, Judge
-from engines import load_rules
-from engines.varanasi import random_setup
-from tests.tracker.fakes import FakeObservation
+from arbiter.judge import FIT_MARGIN, ILLEGAL, MOVE, MOVES, OPENING, SAME, TWO_MOVES, UNDO, Judge
+from tests.tracker.fakes import FakeObservation, random_varanasi_game, random_wari_game
 
-COLOURS = ["blue", "green", "orange", "purple", "red", "yellow"]
-
-
-@pytest.fixture
-def varanasi():
-    return load_rules({"game": "varanasi"})
+COLOURS = ("blue", "green", "orange", "purple", "red", "yellow")
 
 
 def random_game(rules, seed: int, plies: int = 30) -> list:
-    rng = random.Random(seed)
-    states = [random_setup(rng, COLOURS, discs=rng.randint(12, 24))]
-    while len(states) <= plies and rules.legal_moves(states[-1]):
-        states.append(rules.apply(states[-1], rng.choice(rules.legal_moves(states[-1]))))
-    return states
+    """Six colours, 12-24 discs: towers varied enough for every kind of move."""
+    return random_varanasi_game(rules, seed, plies, COLOURS)
 
 
 def seen(state) -> FakeObservation:
@@ -84,12 +72,9 @@ def test_two_moves_right_after_an_alert_are_legal(varanasi):
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_a_missed_wari_photo_is_explained_by_two_moves(seed):
-    wari = load_rules({"game": "wari"})
-    rng = random.Random(seed)
-    states = [wari.start()]
-    while len(states) < 12:
-        states.append(wari.apply(states[-1], rng.choice(wari.legal_moves(states[-1]))))
+def test_a_missed_wari_photo_is_explained_by_two_moves(wari, seed):
+    states = random_wari_game(wari, seed, plies=11)
+    assert len(states) == 12
     judge = started(wari, states[0])
     for state in states[1:9]:
         judge.apply(judge.judge(seen(state)))
@@ -157,8 +142,7 @@ def test_the_last_take_ends_the_set_with_the_engines_score(varanasi):
     assert judge.over
 
 
-def test_wari_expects_the_standard_start():
-    wari = load_rules({"game": "wari"})
+def test_wari_expects_the_standard_start(wari):
     judge = Judge(wari)
     moved = wari.apply(wari.start(), wari.legal_moves(wari.start())[0])
     verdict = judge.judge(seen(moved))
@@ -167,8 +151,7 @@ def test_wari_expects_the_standard_start():
     assert verdict.kind == OPENING and verdict.state == wari.start()
 
 
-def test_a_wari_game_whose_start_was_misread_opens_at_the_start_with_its_first_move():
-    wari = load_rules({"game": "wari"})
+def test_a_wari_game_whose_start_was_misread_opens_at_the_start_with_its_first_move(wari):
     start = wari.start()
     misread = {**start.to_json(), "pits": [4] * 7 + [3] + [4] * 4}  # a hidden seed
     sown = wari.apply(start, wari.legal_moves(start)[2])
@@ -181,27 +164,21 @@ def test_a_wari_game_whose_start_was_misread_opens_at_the_start_with_its_first_m
     assert judge.history == [start, sown]
 
 
-def test_while_waiting_for_the_wari_start_a_picture_no_play_from_it_explains_stays_flagged():
-    wari = load_rules({"game": "wari"})
+def test_while_waiting_for_the_wari_start_a_picture_no_play_from_it_explains_stays_flagged(wari):
     judge = Judge(wari)
     judge.apply(judge.judge(FakeObservation({**wari.start().to_json(), "pits": [4] * 11 + [3]})))
     verdict = judge.judge(FakeObservation({**wari.start().to_json(), "pits": [5] * 6 + [3] * 6}))
     assert verdict.kind == ILLEGAL and "standard start" in verdict.reason and verdict.state is None
 
 
-def test_wari_turn_passes_to_the_reading_after_an_illegal_move():
-    wari = load_rules({"game": "wari"})
+def test_wari_turn_passes_to_the_reading_after_an_illegal_move(wari):
     judge = started(wari, wari.start())
     assert judge.as_next_turn({"game": "wari", "pits": [4] * 12, "stores": [0, 0]})["to_move"] == "north"
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_every_move_of_a_random_wari_game_is_inferred(seed):
-    wari = load_rules({"game": "wari"})
-    rng = random.Random(seed)
-    states = [wari.start()]
-    while len(states) < 40 and wari.legal_moves(states[-1]):
-        states.append(wari.apply(states[-1], rng.choice(wari.legal_moves(states[-1]))))
+def test_every_move_of_a_random_wari_game_is_inferred(wari, seed):
+    states = random_wari_game(wari, seed, plies=39)
     judge = Judge(wari)
     kinds = []
     for state in states:
@@ -212,10 +189,9 @@ def test_every_move_of_a_random_wari_game_is_inferred(seed):
     assert judge.state == states[-1]
 
 
-def test_a_wari_pile_read_short_of_its_hidden_seeds_still_fits_the_move():
+def test_a_wari_pile_read_short_of_its_hidden_seeds_still_fits_the_move(wari):
     from vision.wari import WariObservation
 
-    wari = load_rules({"game": "wari"})
     before = wari.state_from_json({"game": "wari", "pits": [3, 1, 2, 0, 1, 11, 2, 2, 1, 3, 2, 4],
                                    "stores": [10, 6], "to_move": "south"})
     move = next(m for m in wari.legal_moves(before) if wari.apply(before, m).to_json()["pits"][5] == 12)

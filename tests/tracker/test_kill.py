@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -11,7 +10,7 @@ from pathlib import Path
 
 from arbiter.store import Store
 from engines import load_rules
-from engines.varanasi import random_setup
+from tests.tracker.fakes import random_varanasi_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,11 +43,8 @@ def start_driver(tmp_path: Path, first: int) -> subprocess.Popen:
 
 
 def test_kill_minus_nine_mid_game_then_restart(tmp_path):
-    rules = load_rules({"game": "varanasi"})
-    rng = random.Random(11)
-    states = [random_setup(rng, ["blue", "green", "red", "yellow"], discs=12)]
-    for _ in range(7):
-        states.append(rules.apply(states[-1], rng.choice(rules.legal_moves(states[-1]))))
+    states = random_varanasi_game(load_rules({"game": "varanasi"}), 11, plies=7, discs=12)
+    assert len(states) == 8
     (tmp_path / "states.json").write_text(json.dumps([s.to_json() for s in states]))
 
     driver = start_driver(tmp_path, 0)

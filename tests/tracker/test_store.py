@@ -18,12 +18,6 @@ def board(n: int) -> dict:
     return {"game": "wari", "pits": [n] * 12, "stores": [0, 0], "to_move": "south"}
 
 
-@pytest.fixture
-def store(tmp_path):
-    with Store(tmp_path / "arbiter.sqlite3") as s:
-        yield s
-
-
 def test_players_tournaments_matches_and_games(store):
     alice, bob = store.add_player("Alice"), store.add_player(" Bob ")
     with pytest.raises(StoreError, match="already exists"):

@@ -1,7 +1,6 @@
 """The live tracker: camera frames in, judged moves, alerts and corrections out, all on disk."""
 from __future__ import annotations
 
-import random
 import sqlite3
 import threading
 from pathlib import Path
@@ -13,18 +12,15 @@ from arbiter.store import Store, StoreError
 from arbiter.tracker import ProfileMismatch, Tracker, open_game
 from device.cameras import CameraLost, Frame, SimulatedCamera
 from engines import ArbiterError, load_rules
-from engines.varanasi import random_setup
-from tests.tracker.fakes import ScriptedRecogniser, position_frame
+from tests.tracker.fakes import ScriptedRecogniser, position_frame, random_varanasi_game
 
 RULES = load_rules({"game": "varanasi"})
 PROFILE = {"game": "varanasi"}
 
 
 def game_states(seed: int, plies: int) -> list:
-    rng = random.Random(seed)
-    states = [random_setup(rng, ["blue", "green", "red", "yellow"], discs=10)]
-    for _ in range(plies):
-        states.append(RULES.apply(states[-1], rng.choice(RULES.legal_moves(states[-1]))))
+    states = random_varanasi_game(RULES, seed, plies, discs=10)
+    assert len(states) == plies + 1  # ten discs last longer than the plies asked for
     return states
 
 

@@ -1,0 +1,266 @@
+"""Judging successive pictures of one game against its Rules engine.
+
+`Judge` is the game-agnostic core: it keeps the positions the game went through and, for each new
+observation, picks the explanation the recogniser's evidence supports best (no change, one legal
+move, going back to an earlier position), or flags the change: two legal moves since the last
+picture (a missed picture, or one player moved twice), or an illegal move with the engine's
+reason. `replay` runs it over photos (contract `arbiter replay`); `arbiter.tracker.Tracker` runs
+it live over a camera.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from engines.errors import ArbiterError
+
+# A candidate position "fits" the picture when the recogniser finds it at most this many times less
+# likely than its own best reading: a likelihood-ratio test at odds of 1:100 (log 100 = 4.6 nats).
+# One uncertain disc or one miscounted pile costs less than that; a real difference of one move
+# (a disc moved, a pit emptied) costs far more on the recognisers' graded likelihoods.
+FIT_ODDS = 100.0
+FIT_MARGIN = math.log(FIT_ODDS)
+
+# How many positions back the table may be put when players take moves back (the position
+# "went back"); going further back is a correction the players make explicitly (an override).
+UNDO_DEPTH = 4
+
+# Several moves since the last legal position are searched level by level, expanding only the
+# positions nearest to the picture, this many: every move of a Wari position (at most 6), and in
+# Varanasi, where moves that do not show in the picture score far lower, the few that do.
+MOVES_BEAM = 6
+# At most this many moves are looked for between two judged positions.
+MAX_MOVES_BETWEEN = 4
+
+# Verdict kinds, also the `verdict` key of a transition; MOVES is three or more moves.
+OPENING, SAME, MOVE, TWO_MOVES, MOVES, UNDO, ILLEGAL = (
+    "start", "same", "move", "two_moves", "moves", "undo", "illegal")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What one stable picture means for the game.
+
+    `state` is the engine position after the verdict (unchanged for same / illegal; None while a
+    game with a standard start waits for it); `recognised` is the recogniser's reading.
+    """
+
+    kind: str
+    state: object
+    recognised: dict
+    moves: tuple = ()
+    reason: str | None = None
+    result: dict | None = None
+
+    @property
+    def legal(self) -> bool:
+        """False for an illegal change and for two moves flagged as such (the reason says why)."""
+        return self.kind != ILLEGAL and self.reason is None
+
+    def transition(self, source: str, target: str) -> dict:
+        """The contract's replay transition, extended with `verdict`, `moves` and `result`."""
+        shown = self.state.to_json() if self.kind != ILLEGAL and self.state is not None else self.recognised
+        transition = {
+            "from": source,
+            "to": target,
+            "legal": self.legal,
+            "move": self.moves[0].to_json() if len(self.moves) == 1 else None,
+            "reason": self.reason,
+            "state": shown,
+            "verdict": self.kind,
+            "moves": [m.to_json() for m in self.moves],
+        }
+        if self.result is not None:
+            transition["result"] = self.result
+        return transition
+
+
+class Judge:
+    """Engine-guided judging of successive observations of one game."""
+
+    def __init__(self, rules, history: Iterable = (), setup_until_first_move: bool = False):
+        self.rules = rules
+        self.history = list(history)
+        # Live, a camera watches players build a free set-up (Varanasi towers) piece by piece; until
+        # the first move every new still picture of it is the set-up so far. Photos for `replay`
+        # start once set-up is done, so there a change no move explains is flagged from the start.
+        self.setup_until_first_move = setup_until_first_move and self.standard_start() is None
+        # Pictures flagged since the last legal one. Each may have shown one more move (misread, or
+        # put right by the players), so after k of them, up to k + 1 legal moves are judged legal.
+        self.alerts = 0
+
+    @property
+    def state(self):
+        return self.history[-1] if self.history else None
+
+    @property
+    def over(self) -> bool:
+        return self.state is not None and self.rules.is_over(self.state)
+
+    def standard_start(self):
+        """The game's fixed opening position, or None where players set up freely (Varanasi)."""
+        try:
+            return self.rules.start()
+        except ArbiterError:
+            return None
+
+    def judge(self, observation) -> Verdict:
+        """The verdict on one stable picture; the judge's position changes only through `apply`."""
+        reading = observation.to_json()["state"]
+        scores: dict = {}
+
+        def score(state) -> float:
+            if state not in scores:
+                scores[state] = observation.log_likelihood(state.to_json())
+            return scores[state]
+
+        # Candidates are measured against the picture's best reading of a position the game can be
+        # in (for Wari: holding its seeds), not against a reading that lost a seed under a pile.
+        followed = self.state if self.history else self.standard_start()
+        threshold = observation.best_log_likelihood(followed.to_json() if followed is not None else None) - FIT_MARGIN
+
+        def best_fit(candidates: list[tuple]) -> Verdict | None:
+            """The best-scoring fitting (kind, state, moves); max() keeps the first of equals."""
+            fitting = [c for c in candidates if score(c[1]) >= threshold]
+            if not fitting:
+                return None
+            kind, state, moves = max(fitting, key=lambda c: score(c[1]))
+            reason = None
+            if len(moves) > self.alerts + 1:
+                played = " then ".join(self.rules.notation(move) for move in moves)
+                reason = f"two moves since the last picture ({played}): a picture was missed or a player moved twice"
+            return self._verdict(kind, state, reading, moves, reason)
+
+        if self.history:
+            current = self.state
+        else:
+            opened = self._open(reading, best_fit)
+            start = self.standard_start()
+            # A game with a standard start opens there whether or not its picture was read right:
+            # once a picture has been flagged while waiting for it (the start misread, or missed),
+            # play from the start is judged as from any legal position, so that a misread start
+            # does not flag every later move of the game.
+            if opened.legal or start is None or not self.alerts:
+                return opened
+            current = start
+        successors = self._successors(current, ())
+        verdict = best_fit([(SAME, current, ())] + [(MOVE, state, moves) for state, moves in successors])
+        if verdict is not None:
+            return verdict
+        # Each earlier move of a sequence leaves its trace in the picture, so the positions on the
+        # way are among those nearest to it: expanding only those keeps the search small.
+        sequences, level = [], successors
+        for length in range(2, max(2, min(self.alerts + 1, MAX_MOVES_BETWEEN)) + 1):
+            nearest = sorted(level, key=lambda candidate: -score(candidate[0]))[:MOVES_BEAM]
+            level = [after for before, moves in nearest if not self.rules.is_over(before)
+                     for after in self._successors(before, moves)]
+            sequences += [(TWO_MOVES if length == 2 else MOVES, state, moves) for state, moves in level]
+        earlier = [(UNDO, state, ()) for state in reversed(self.history[-1 - UNDO_DEPTH:-1])]
+        # Moves come first so that, should both fit equally, play going on wins over a take-back.
+        verdict = best_fit(sequences + earlier)
+        if verdict is not None:
+            return verdict
+        if self.setup_until_first_move and len(self.history) == 1:
+            setup = self._open(reading, best_fit)
+            if setup.legal:
+                return setup
+        if not self.history:
+            return opened
+        return Verdict(ILLEGAL, current, reading, reason=self._illegal_reason(current, reading))
+
+    def _successors(self, state, moves: tuple) -> list[tuple]:
+        """(position, moves so far) after each legal move from `state`, reached by `moves`."""
+        return [(self.rules.apply(state, move), moves + (move,)) for move in self.rules.legal_moves(state)]
+
+    def _verdict(self, kind: str, state, reading: dict, moves: tuple, reason: str | None) -> Verdict:
+        changed = kind in (MOVE, TWO_MOVES, MOVES)
+        result = self.rules.outcome(state).to_json() if changed and self.rules.is_over(state) else None
+        return Verdict(kind, state, reading, moves, reason, result)
+
+    def _open(self, reading: dict, best_fit) -> Verdict:
+        start = self.standard_start()
+        if start is None:
+            try:
+                return Verdict(OPENING, self.rules.state_from_json(reading), reading)
+            except ArbiterError as exc:
+                return Verdict(ILLEGAL, None, reading, reason=f"the set-up is not a valid position: {exc}")
+        if best_fit([(OPENING, start, ())]) is not None:
+            return Verdict(OPENING, start, reading)
+        return Verdict(ILLEGAL, None, reading, reason="the table does not show the standard start position")
+
+    def _illegal_reason(self, current, reading: dict) -> str:
+        try:
+            explanation = self.rules.explain(current, self.rules.state_from_json(self.as_next_turn(reading)))
+        except ArbiterError as exc:
+            return str(exc)
+        return explanation.reason or "no legal move explains the change on the table"
+
+    def as_next_turn(self, reading: dict) -> dict:
+        """The reading with the turn passed on as a move would pass it (recognisers cannot see turns).
+
+        The mover after any legal move of the current position is the mover after this one; with no
+        legal move (or no position yet) the reading keeps the engine's default.
+        """
+        current = self.state
+        moves = self.rules.legal_moves(current) if current is not None else []
+        if not moves:
+            return reading
+        mover = self.rules.apply(current, moves[0]).to_json().get("to_move")
+        return reading if mover is None else {**reading, "to_move": mover}
+
+    def apply(self, verdict: Verdict) -> None:
+        """Take a verdict into account: a legal one's position becomes the current one (an undo
+        drops the positions after it); a flagged one leaves the position where it was."""
+        self.alerts = 0 if verdict.legal else self.alerts + 1
+        if not verdict.legal:
+            return
+        if verdict.kind == UNDO:
+            while self.history and self.history[-1] != verdict.state:
+                self.history.pop()
+        elif verdict.kind == OPENING:
+            self.history = [verdict.state]
+        elif verdict.kind in (MOVE, TWO_MOVES, MOVES):
+            if not self.history:  # the game's first moves, its start never read right (`judge`)
+                self.history = [self.standard_start()]
+            self.history.append(verdict.state)
+
+    def override(self, state) -> None:
+        """Players set the position explicitly: it becomes the current one."""
+        self.history.append(state)
+        self.alerts = 0
+
+
+def replay(profile: dict, rules, image_paths: Iterable[str]) -> Iterator[dict]:
+    """Contract `arbiter replay`: one transition per pair of consecutive stable photos."""
+    from vision import recognize
+    from vision.io import read_image
+
+    judge = Judge(rules)
+    previous, flagged = None, None
+    for path in image_paths:
+        observation = recognize(read_image(path), profile)
+        verdict = judge.judge(observation)
+        if not verdict.legal and flagged is not None:
+            judge, verdict = played_on(judge, flagged, observation) or (judge, verdict)
+        judge.apply(verdict)
+        flagged = None if verdict.legal else verdict
+        if previous is not None:
+            yield verdict.transition(previous, path)
+        previous = path
+
+
+def played_on(judge: Judge, flagged: Verdict, observation) -> tuple[Judge, Verdict] | None:
+    """A judge that takes the flagged table as it stood, if a legal move from it explains this photo.
+
+    Live, players answer an alert by restoring the table or accepting it. Photos cannot answer,
+    but play that goes on from the flagged table shows it was kept (or was read wrong before,
+    as a misread opening), so `replay` carries on from it rather than flag every later photo.
+    """
+    try:
+        kept = judge.rules.state_from_json(judge.as_next_turn(flagged.recognised))
+    except ArbiterError:
+        return None
+    resumed = Judge(judge.rules, [kept])
+    verdict = resumed.judge(observation)
+    return (resumed, verdict) if verdict.kind == MOVE else None
