@@ -100,10 +100,7 @@ class Judge:
 
     def standard_start(self):
         """The game's fixed opening position, or None where players set up freely (Varanasi)."""
-        try:
-            return self.rules.start()
-        except ArbiterError:
-            return None
+        return self.rules.start() if self.rules.has_standard_start else None
 
     def judge(self, observation) -> Verdict:
         """The verdict on one stable picture; the judge's position changes only through `apply`."""

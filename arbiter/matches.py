@@ -5,26 +5,18 @@ run continues after a restart; `game_to_play` picks a match's current game.
 """
 from __future__ import annotations
 
-from engines.base import Outcome
+from engines import game_info
 
 
 def match_standing(rules, results: list[dict]) -> dict | None:
     """The match score after its finished games, where the rules say how long a match is.
 
-    Varanasi rules carry the match length ("target" points or a number of "sets"), scored by
-    `engines.varanasi_match`. A Wari or Nanku series length is the organiser's choice, not a rule,
-    so their matches end when the tournament ends them (`Store.finish_match`). A set whose winner
-    the engine cannot name (the table was set by hand to empty) scores nothing.
+    A game registers its match scoring when its rules carry the match length (Varanasi: "target"
+    points or a number of "sets"). A Wari or Nanku series length is the organiser's choice, not a
+    rule, so their matches end when the tournament ends them (`Store.finish_match`): None.
     """
-    if rules.game != "varanasi":
-        return None
-    from engines.varanasi_match import VaranasiMatch
-
-    match = VaranasiMatch(rules)
-    for result in results:
-        if result["winner"] is not None:
-            match = match.record_set(Outcome(result["over"], result["winner"], result["scores"]))
-    return match.to_json()
+    info = game_info(rules.game)
+    return info.match_standing(rules, results) if info.match_standing is not None else None
 
 
 def open_game(store, rules, player_ids=(), tournament_id: int | None = None) -> int:
