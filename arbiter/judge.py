@@ -2,9 +2,10 @@
 
 `Judge` is the game-agnostic core: it keeps the positions the game went through and, for each new
 observation, picks the explanation the recogniser's evidence supports best (no change, one legal
-move, going back to an earlier position), or flags the change: two legal moves since the last
-picture (a missed picture, or one player moved twice), or an illegal move with the engine's
-reason. `replay` runs it over photos (contract `arbiter replay`); `arbiter.tracker.Tracker` runs
+move, going back to an earlier position), or flags the change: several legal moves since the last
+picture (a missed picture, or one player moved twice: from one picture the two look alike), or an
+illegal move with the engine's reason. Flagged moves are asked about once: a picture that shows
+play going on from them takes them as played, so that a missed picture never stops the judging. `replay` runs it over photos (contract `arbiter replay`); `arbiter.tracker.Tracker` runs
 it live over a camera.
 """
 from __future__ import annotations
@@ -26,12 +27,17 @@ FIT_MARGIN = math.log(FIT_ODDS)
 # "went back"); going further back is a correction the players make explicitly (an override).
 UNDO_DEPTH = 4
 
-# Several moves since the last legal position are searched level by level, expanding only the
-# positions nearest to the picture, this many: every move of a Wari position (at most 6), and in
-# Varanasi, where moves that do not show in the picture score far lower, the few that do.
+# Several moves since the last legal position (pictures missed: a camera outage, a restart, a move
+# the motion gate did not see) are searched level by level, expanding only the positions nearest
+# to the picture, this many: every move of a Wari position (at most 6), and in Varanasi, where
+# moves that do not show in the picture score far lower, the few that do.
 MOVES_BEAM = 6
-# At most this many moves are looked for between two judged positions.
+# At most this many moves are looked for between two judged positions; a table further ahead is
+# put right by the players (a correction).
 MAX_MOVES_BETWEEN = 4
+
+# How a verdict counts the moves since the last picture, in the words players read.
+COUNTS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 
 # Verdict kinds, also the `verdict` key of a transition; MOVES is three or more moves.
 OPENING, SAME, MOVE, TWO_MOVES, MOVES, UNDO, ILLEGAL = (
@@ -52,10 +58,12 @@ class Verdict:
     moves: tuple = ()
     reason: str | None = None
     result: dict | None = None
+    note: str | None = None
 
     @property
     def legal(self) -> bool:
-        """False for an illegal change and for two moves flagged as such (the reason says why)."""
+        """False for an illegal change and for several moves the picture leaves in doubt (the
+        reason says why)."""
         return self.kind != ILLEGAL and self.reason is None
 
     def transition(self, source: str, target: str) -> dict:
@@ -73,6 +81,8 @@ class Verdict:
         }
         if self.result is not None:
             transition["result"] = self.result
+        if self.note is not None:
+            transition["note"] = self.note
         return transition
 
 
@@ -89,6 +99,9 @@ class Judge:
         # Pictures flagged since the last legal one. Each may have shown one more move (misread, or
         # put right by the players), so after k of them, up to k + 1 legal moves are judged legal.
         self.alerts = 0
+        # The latest flagged verdict of several legal moves, until a legal verdict: play that goes on
+        # from its position shows that its moves were played.
+        self.pending: Verdict | None = None
 
     @property
     def state(self):
@@ -118,17 +131,36 @@ class Judge:
         threshold = observation.best_log_likelihood(followed.to_json() if followed is not None else None) - FIT_MARGIN
 
         def best_fit(candidates: list[tuple]) -> Verdict | None:
-            """The best-scoring fitting (kind, state, moves); max() keeps the first of equals."""
+            """The best-scoring fitting (kind, state, moves); max() keeps the first of equals.
+
+            Several moves are flagged (the players are asked) unless earlier flagged pictures
+            allow them, and always where another position fits the picture nearly as well.
+            """
             fitting = [c for c in candidates if score(c[1]) >= threshold]
             if not fitting:
                 return None
             kind, state, moves = max(fitting, key=lambda c: score(c[1]))
-            reason = None
-            if len(moves) > self.alerts + 1:
-                played = " then ".join(self.rules.notation(move) for move in moves)
-                reason = f"two moves since the last picture ({played}): a picture was missed or a player moved twice"
+            if len(moves) < 2:
+                return self._verdict(kind, state, reading, moves)
+            played = " then ".join(self.rules.notation(move) for move in moves)
+            rivals = [c for c in fitting if c[1] != state and score(c[1]) > score(state) - FIT_MARGIN]
+            if rivals:
+                other = max(rivals, key=lambda c: score(c[1]))
+                also = " then ".join(self.rules.notation(move) for move in other[2]) or "the position before"
+                reason = (f"{COUNTS[len(moves)]} moves since the last picture, and the table fits more than one "
+                          f"line of play ({played}; or {also}): please confirm the position")
+            elif len(moves) > self.alerts + 1:
+                reason = (f"{COUNTS[len(moves)]} moves since the last picture ({played}): a picture was missed "
+                          "or a player moved twice")
+            else:
+                return self._verdict(kind, state, reading, moves,
+                                     note=f"{COUNTS[len(moves)]} moves since the last picture: {played}")
             return self._verdict(kind, state, reading, moves, reason)
 
+        if self.pending is not None:
+            played_on = self._played_on_pending(observation, reading)
+            if played_on is not None:
+                return played_on
         if self.history:
             current = self.state
         else:
@@ -146,18 +178,20 @@ class Judge:
         if verdict is not None:
             return verdict
         # Each earlier move of a sequence leaves its trace in the picture, so the positions on the
-        # way are among those nearest to it: expanding only those keeps the search small.
-        sequences, level = [], successors
-        for length in range(2, max(2, min(self.alerts + 1, MAX_MOVES_BETWEEN)) + 1):
+        # way are among those nearest to it: expanding only those keeps the search small. The
+        # fewest moves that explain the picture are taken, so deeper levels are searched only when
+        # the shallower ones fit nothing.
+        earlier = [(UNDO, state, ()) for state in reversed(self.history[-1 - UNDO_DEPTH:-1])]
+        level = successors
+        for length in range(2, MAX_MOVES_BETWEEN + 1):
             nearest = sorted(level, key=lambda candidate: -score(candidate[0]))[:MOVES_BEAM]
             level = [after for before, moves in nearest if not self.rules.is_over(before)
                      for after in self._successors(before, moves)]
-            sequences += [(TWO_MOVES if length == 2 else MOVES, state, moves) for state, moves in level]
-        earlier = [(UNDO, state, ()) for state in reversed(self.history[-1 - UNDO_DEPTH:-1])]
-        # Moves come first so that, should both fit equally, play going on wins over a take-back.
-        verdict = best_fit(sequences + earlier)
-        if verdict is not None:
-            return verdict
+            sequences = [(TWO_MOVES if length == 2 else MOVES, state, moves) for state, moves in level]
+            # Moves come first so that, should both fit equally, play going on wins over a take-back.
+            verdict = best_fit(sequences + earlier)
+            if verdict is not None:
+                return verdict
         if self.setup_until_first_move and len(self.history) == 1:
             setup = self._open(reading, best_fit)
             if setup.legal:
@@ -166,14 +200,28 @@ class Judge:
             return opened
         return Verdict(ILLEGAL, current, reading, reason=self._illegal_reason(current, reading))
 
+    def _played_on_pending(self, observation, reading: dict) -> Verdict | None:
+        """The flagged moves and the moves after them, if play went on from the flagged position."""
+        pending = self.pending
+        resumed = Judge(self.rules, [pending.state])
+        verdict = resumed.judge(observation)
+        if not verdict.legal or verdict.kind not in (MOVE, TWO_MOVES, MOVES):
+            return None
+        moves = pending.moves + verdict.moves
+        played = " then ".join(self.rules.notation(move) for move in moves)
+        return self._verdict(MOVES, verdict.state, reading, moves,
+                             note=f"{COUNTS.get(len(moves), len(moves))} moves since the last legal picture, played on from the "
+                                  f"flagged table: {played}")
+
     def _successors(self, state, moves: tuple) -> list[tuple]:
         """(position, moves so far) after each legal move from `state`, reached by `moves`."""
         return [(self.rules.apply(state, move), moves + (move,)) for move in self.rules.legal_moves(state)]
 
-    def _verdict(self, kind: str, state, reading: dict, moves: tuple, reason: str | None) -> Verdict:
+    def _verdict(self, kind: str, state, reading: dict, moves: tuple, reason: str | None = None,
+                 note: str | None = None) -> Verdict:
         changed = kind in (MOVE, TWO_MOVES, MOVES)
         result = self.rules.outcome(state).to_json() if changed and self.rules.is_over(state) else None
-        return Verdict(kind, state, reading, moves, reason, result)
+        return Verdict(kind, state, reading, moves, reason, result, note)
 
     def _open(self, reading: dict, best_fit) -> Verdict:
         start = self.standard_start()
@@ -211,7 +259,10 @@ class Judge:
         drops the positions after it); a flagged one leaves the position where it was."""
         self.alerts = 0 if verdict.legal else self.alerts + 1
         if not verdict.legal:
+            if verdict.kind in (TWO_MOVES, MOVES):
+                self.pending = verdict
             return
+        self.pending = None
         if verdict.kind == UNDO:
             while self.history and self.history[-1] != verdict.state:
                 self.history.pop()
@@ -220,12 +271,17 @@ class Judge:
         elif verdict.kind in (MOVE, TWO_MOVES, MOVES):
             if not self.history:  # the game's first moves, its start never read right (`judge`)
                 self.history = [self.standard_start()]
+            # Every position on the way, those of missed pictures too, so that players can take
+            # moves back to any of them.
+            for move in verdict.moves[:-1]:
+                self.history.append(self.rules.apply(self.history[-1], move))
             self.history.append(verdict.state)
 
     def override(self, state) -> None:
         """Players set the position explicitly: it becomes the current one."""
         self.history.append(state)
         self.alerts = 0
+        self.pending = None
 
 
 def replay(profile: dict, rules, image_paths: Iterable[str]) -> Iterator[dict]:

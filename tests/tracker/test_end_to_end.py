@@ -25,15 +25,20 @@ PIECESET = {
 TABLE_OPTIONS = {"wari": {}, "varanasi": {"pieceset": PIECESET}}
 
 
-@pytest.mark.parametrize("game, session, plies", [("wari", 4, 4), ("varanasi", 2, 5)])
-def test_every_move_of_a_simulated_game_is_judged_and_recorded(tmp_path, game, session, plies):
+def simulated_game(game: str, session: int, plies: int):
+    """(rules, profile, positions, pictures) of a random game on the game's simulated table."""
     rules = load_rules({"game": game})
     table = simulated_table(game, session, **TABLE_OPTIONS[game])
     opening = table.opening(rules, random.Random(session))
     # Calibrated as a player would: from the table's own calibration picture.
     profile = calibrate(game, table.calibration_picture(opening.to_json(), shot=99), TABLE_OPTIONS[game].get("pieceset"))
     states = scripted_positions(rules, opening, plies, seed=session)
-    pictures = table.game_pictures([s.to_json() for s in states])
+    return rules, profile, states, table.game_pictures([s.to_json() for s in states])
+
+
+@pytest.mark.parametrize("game, session, plies", [("wari", 4, 4), ("varanasi", 2, 5)])
+def test_every_move_of_a_simulated_game_is_judged_and_recorded(tmp_path, game, session, plies):
+    rules, profile, states, pictures = simulated_game(game, session, plies)
     with Store(tmp_path / "e2e.sqlite3") as store:
         tracker = Tracker(rules, profile, store, open_game(store, rules))
         events = []
@@ -46,3 +51,18 @@ def test_every_move_of_a_simulated_game_is_judged_and_recorded(tmp_path, game, s
         assert "hand" in {e["status"] for e in events if e["type"] == "status"}
         # Compared as positions: a Varanasi position's JSON may list its towers in any order.
         assert rules.state_from_json(store.game_history(tracker.game_id)[-1]) == states[-1]
+
+
+def test_a_game_with_every_third_picture_missing_is_recorded_whole(tmp_path):
+    """A camera that misses pictures (an outage, a move the gate did not see) never stops the
+    judging: each gap is asked about once, and play going on from it records its moves."""
+    rules, profile, states, pictures = simulated_game("wari", 5, 8)
+    shown = [picture for number, picture in enumerate(pictures) if number % 3 or number == 0]
+    with Store(tmp_path / "gaps.sqlite3") as store:
+        tracker = Tracker(rules, profile, store, open_game(store, rules))
+        events = []
+        tracker.subscribe(events.append)
+        tracker.run(SimulatedCamera(shown, seed=5))
+        assert len([e for e in events if e["type"] == "illegal"]) == 2  # the gaps after pictures 2 and 5
+        assert tracker.judge.history == states
+        assert store.game_history(tracker.game_id)[-1] == states[-1].to_json()

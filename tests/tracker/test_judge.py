@@ -54,10 +54,75 @@ def test_a_missed_photo_is_explained_by_two_moves(varanasi):
     assert verdict.kind == TWO_MOVES
     assert varanasi.apply(varanasi.apply(states[0], verdict.moves[0]), verdict.moves[1]) == states[2]
     transition = verdict.transition("a.jpg", "b.jpg")
+    # A missed picture and a player moving twice look alike: the players are asked.
     assert not transition["legal"] and transition["move"] is None and len(transition["moves"]) == 2
-    assert "two moves" in transition["reason"] and transition["state"] == states[2].to_json()
+    assert "two moves since the last picture" in transition["reason"] and transition["state"] == states[2].to_json()
     judge.apply(verdict)
     assert judge.state == states[0]  # flagged: the position waits for the players
+
+
+def test_play_going_on_from_flagged_moves_takes_them_as_played(wari):
+    states = random_wari_game(wari, 3, plies=5)
+    judge = started(wari, states[0])
+    judge.apply(judge.judge(seen(states[1])))
+    flagged = judge.judge(seen(states[3]))
+    judge.apply(flagged)
+    assert not flagged.legal and judge.state == states[1]
+    verdict = judge.judge(seen(states[4]))
+    assert verdict.legal and verdict.kind == MOVES and len(verdict.moves) == 3
+    assert "played on from the flagged table" in verdict.note
+    judge.apply(verdict)
+    assert judge.history == states[:5] and judge.alerts == 0 and judge.pending is None
+
+
+class EitherObservation(FakeObservation):
+    """A picture that fits two positions equally well (and nothing else)."""
+
+    def __init__(self, first, second):
+        super().__init__(first.to_json())
+        self.other = FakeObservation(second.to_json())
+
+    def log_likelihood(self, state_json: dict) -> float:
+        return max(super().log_likelihood(state_json), self.other.log_likelihood(state_json))
+
+
+def test_several_moves_the_picture_cannot_tell_apart_are_asked_not_guessed(wari):
+    start = wari.start()
+    ends = {}
+    for first in wari.legal_moves(start):
+        after = wari.apply(start, first)
+        for second in wari.legal_moves(after):
+            ends.setdefault(wari.apply(after, second), (first, second))
+    one, other = list(ends)[:2]
+    judge = started(wari, start)
+    judge.apply(judge.judge(FakeObservation({"game": "wari", "pits": [9] * 12, "stores": [0, 0]})))
+    assert judge.alerts == 1  # two moves would be allowed now, were the picture clear
+    verdict = judge.judge(EitherObservation(one, other))
+    assert verdict.kind == TWO_MOVES and not verdict.legal
+    assert "more than one line of play" in verdict.reason and "confirm" in verdict.reason
+    judge.apply(verdict)
+    assert judge.state == start and judge.alerts == 2
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_game_with_every_third_picture_missing_is_judged_to_its_end(wari, varanasi, seed):
+    for rules, states in ((wari, random_wari_game(wari, seed, plies=40)), (varanasi, random_game(varanasi, seed))):
+        judge = started(rules, states[0])
+        flagged = 0
+        for number, state in enumerate(states[1:], start=1):
+            if number % 3 == 0 and number < len(states) - 2:
+                continue
+            verdict = judge.judge(seen(state))
+            judge.apply(verdict)
+            if verdict.legal:
+                # The pictures' positions are judged; a missed picture's position only where the
+                # order of its moves shows (two takes of different colours end alike either way).
+                assert judge.state == state
+            else:
+                flagged += 1
+                assert "two moves since the last picture" in verdict.reason
+        assert judge.state == states[-1] and len(judge.history) == len(states)
+        assert flagged == len([n for n in range(1, len(states)) if n % 3 == 0 and n < len(states) - 2])
 
 
 def test_two_moves_right_after_an_alert_are_legal(varanasi):

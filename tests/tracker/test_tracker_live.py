@@ -110,6 +110,17 @@ def test_two_moves_between_pictures_are_flagged_and_can_be_accepted(tmp_path):
     assert accepted.verdict == "accept" and accepted.move == alert["moves"]
 
 
+def test_play_going_on_after_a_missed_picture_records_every_move(tmp_path):
+    states = game_states(8, 4)
+    tracker, events = make_tracker(tmp_path, [s.to_json() for s in states])
+    show(tracker, [0, 1, 3, 4])
+    assert len(of_type(events, "illegal")) == 1  # asked once, then play went on from the table
+    last = of_type(events, "transition")[-1]
+    assert last["legal"] and len(last["moves"]) == 3 and "played on" in last["note"]
+    assert tracker.judge.history == states
+    assert tracker.store.game_history(tracker.game_id)[-1] == states[4].to_json()
+
+
 def test_a_correction_is_recorded_as_an_override(tmp_path):
     states = game_states(4, 1)
     tracker, events = make_tracker(tmp_path, [s.to_json() for s in states])
