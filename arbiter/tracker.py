@@ -15,19 +15,26 @@ from typing import Callable
 # (arbiter.cli, arbiter.run, webui, benchmarks): they stay importable from arbiter.tracker.
 from arbiter.judge import FIT_MARGIN, ILLEGAL, MOVES, OPENING, SAME, TWO_MOVES, UNDO, Judge, Verdict, replay
 from arbiter.matches import game_to_play, match_standing, open_game
-from arbiter.store import now_iso
+from arbiter.store import StoreError, now_iso
 from engines.errors import ArbiterError
 from vision.motion import MOVING, STABLE, MotionGate
 
-__all__ = ["CAMERA_ENDED", "CAMERA_LOST", "MIN_CONFIDENCE", "NO_BOARD", "NO_BOARD_RETRY_S", "NO_BOARD_TIMEOUT_S",
+__all__ = ["CAMERA_ENDED", "CAMERA_LOST", "MIN_CONFIDENCE", "NO_BOARD", "NO_BOARD_RETRY_S", "NO_BOARD_TIMEOUT_S", "PAUSED",
            "ProfileMismatch", "Tracker", "FIT_MARGIN", "replay", "match_standing", "open_game"]
 
 
 # The gate's statuses (moving / hand / stable), and the tracker's own: the picture shows no board,
-# the camera went away (being reopened), the camera has no more frames (a recording played through).
+# the camera went away (being reopened), the camera has no more frames (a recording played through),
+# the record store cannot be written (judging waits and tries again).
 NO_BOARD = "no_board"
 CAMERA_LOST = "camera_lost"
 CAMERA_ENDED = "camera_ended"
+PAUSED = "paused"
+
+# A store that cannot be written (locked by another process, a full disk) is tried again after this
+# many seconds, doubling up to the longest wait: a table's verdict is never dropped.
+STORE_RETRY_S = 1.0
+STORE_RETRY_MAX_S = 30.0
 
 # Below this recogniser confidence the picture is not a view of the board (covered, wrong profile).
 MIN_CONFIDENCE = 0.2
@@ -54,11 +61,12 @@ class Tracker:
     """Live judging: camera frames -> motion gate -> recogniser -> Judge -> store + events.
 
     Events are dicts with a "type": "status" (status changes: moving / hand / stable / no_board /
-    camera_lost / camera_ended),
+    camera_lost / camera_ended / paused),
     "transition" (a judged move: the replay transition object), "illegal" (the transition plus
     `snapshot_before` / `snapshot_after` paths), "override", "accept", "restored", "over" (a
     game's result), "match" (a Varanasi match's standing), "game" (the next game begins),
-    "camera" (lost / reopened) and "error" (message). Subscribers are called on the tracker's
+    "camera" (lost / reopened), "store" (failed with a message, retried / resumed) and "error"
+    (message). Subscribers are called on the tracker's
     thread; keep them short (put the event on a queue). docs/tracker.md lists their keys.
     """
 
@@ -81,6 +89,7 @@ class Tracker:
         self._pending_illegal: Verdict | None = None
         self._board_seen_at: float | None = None
         self._retry_at: float | None = None
+        self._unjudged: tuple | None = None
         self._thread: threading.Thread | None = None
         self._stop = threading.Event()
         if store.game(game_id)["finished_at"] is None:
@@ -149,8 +158,11 @@ class Tracker:
         self._retry_at = None
         self._board_seen_at = now
         self._set_status(STABLE)
+        # Kept until the store has recorded the verdict, so that it can be judged again (`run`).
+        self._unjudged = (observation, frame, label or now_iso())
         with self._lock:
-            self._judge_stable(observation, frame, label or now_iso())
+            self._judge_stable(*self._unjudged)
+        self._unjudged = None
 
     def _set_status(self, status: str) -> None:
         if status != self._status:
@@ -283,8 +295,10 @@ class Tracker:
             self._finish_if_over()
 
     # Running on a camera ------------------------------------------------------------------------
-    def run(self, camera, stop: threading.Event | None = None, reopen_delay: float = 1.0) -> None:
-        """Feed frames until the camera ends or `stop` is set; a lost camera is reopened."""
+    def run(self, camera, stop: threading.Event | None = None, reopen_delay: float = 1.0,
+            store_retry: float = STORE_RETRY_S) -> None:
+        """Feed frames until the camera ends or `stop` is set; a lost camera is reopened, and a
+        verdict the store could not record is recorded once it can be."""
         from device.cameras import CameraLost
 
         stop = stop or self._stop
@@ -302,9 +316,31 @@ class Tracker:
                     # What the table last showed stays judged; a page opened now must not claim it is live.
                     self._set_status(CAMERA_ENDED)
                     return
-                self.feed(frame.image, frame.at, frame.label)
+                try:
+                    self.feed(frame.image, frame.at, frame.label)
+                except StoreError as exc:
+                    self._wait_for_store(exc, stop, store_retry)
         finally:
             camera.close()
+
+    def _wait_for_store(self, error: StoreError, stop: threading.Event, delay: float) -> None:
+        """Judging paused: the picture the store could not record is judged again until it is."""
+        unjudged = self._unjudged
+        self._set_status(PAUSED)
+        self._publish({"type": "store", "status": "failed", "message": str(error)})
+        while unjudged is not None and not stop.wait(delay):
+            try:
+                with self._lock:
+                    self._judge_stable(*unjudged)
+            except StoreError as exc:
+                delay = min(2 * delay, STORE_RETRY_MAX_S)
+                self._publish({"type": "store", "status": "failed", "message": str(exc)})
+                continue
+            self._publish({"type": "store", "status": "resumed"})
+            self._finish_if_over()
+            break
+        self._unjudged = None
+        self._set_status(STABLE)
 
     def _reopen(self, camera, stop: threading.Event, delay: float) -> None:
         from device.cameras import CameraLost

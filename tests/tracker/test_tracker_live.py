@@ -228,13 +228,17 @@ def test_the_tracker_runs_on_a_background_thread(tmp_path):
 
 
 class FullDisk:
-    """A SQLite connection on a disk that has just filled up: no move row fits any more."""
+    """A SQLite connection on a disk that has just filled up: no move row fits, `failures` times
+    (for ever when None)."""
 
-    def __init__(self, connection):
+    def __init__(self, connection, failures: int | None = None):
         self.connection = connection
+        self.failures = failures
 
     def execute(self, sql, *args):
-        if sql.startswith("INSERT INTO moves"):
+        if sql.startswith("INSERT INTO moves") and (self.failures is None or self.failures > 0):
+            if self.failures is not None:
+                self.failures -= 1
             raise sqlite3.OperationalError("database or disk is full")
         return self.connection.execute(sql, *args)
 
@@ -248,17 +252,33 @@ class FullDisk:
         return self.connection.__exit__(*exc)
 
 
-def test_a_full_disk_stops_the_tracker_with_a_clear_message_and_keeps_what_was_saved(tmp_path):
+def test_a_store_that_fails_for_a_while_pauses_judging_and_loses_no_move(tmp_path):
+    states = game_states(9, 3)
+    tracker, events = make_tracker(tmp_path, [s.to_json() for s in states])
+    show(tracker, [0, 1])
+    tracker.store._db = FullDisk(tracker.store._db, failures=3)
+    tracker.run(SimulatedCamera([position_frame(i) for i in (1, 2, 3)]), store_retry=0.01)
+    assert tracker.judge.state == states[3]
+    assert tracker.store.game_history(tracker.game_id) == [s.to_json() for s in states]
+    failed = [e for e in of_type(events, "store") if e["status"] == "failed"]
+    assert len(failed) == 3 and "disk is full" in failed[0]["message"]
+    assert of_type(events, "store")[-1]["status"] == "resumed"
+    assert "paused" in [e["status"] for e in of_type(events, "status")]
+
+
+def test_a_store_that_stays_full_keeps_the_tracker_paused_until_stopped(tmp_path):
     states = game_states(9, 3)
     tracker, events = make_tracker(tmp_path, [s.to_json() for s in states])
     show(tracker, [0, 1])
     tracker.store._db = FullDisk(tracker.store._db)
-    with pytest.raises(StoreError, match="disk is full.*NOT saved"):
-        show(tracker, [1, 2, 3])
+    paused = threading.Event()
+    tracker.subscribe(lambda event: paused.set() if event.get("status") == "paused" else None)
+    tracker.start(SimulatedCamera([position_frame(i) for i in (1, 2, 3)]))
+    assert paused.wait(10) and tracker.snapshot()["status"] == "paused"
+    tracker.stop()
     assert tracker.judge.state == states[1]  # the move that could not be saved was not taken either
     tracker.store._db = tracker.store._db.connection
     assert tracker.store.game_history(tracker.game_id) == [s.to_json() for s in states[:2]]
-    assert of_type(events, "transition")[-1]["state"] == states[1].to_json()
 
 
 def test_a_restart_after_a_finished_set_continues_the_same_match(tmp_path):
