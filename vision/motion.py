@@ -1,7 +1,9 @@
 """The motion gate: say when the table has settled and no hand is over it.
 
 Players' hands cover the board while they move, so a position is read only from a picture that
-has been still for a moment and shows no hand. Two cheap tests on a small grey copy of each frame:
+has been still for a moment and shows no hand. Two cheap tests on a small colour copy of each
+frame, a pixel counting as changed when any colour channel changed (a disc moved onto one of
+another hue but the same brightness changes no grey level):
 - motion: the fraction of pixels that changed since the previous frame;
 - hand: a region that changed since the last settled picture and reaches the edge of the frame.
   Arms come in from outside the picture, while pieces stay on the board inside it, so a change
@@ -18,7 +20,7 @@ MOVING, HAND, STABLE = "moving", "hand", "stable"
 
 WORK_WIDTH = 160  # pixels: enough to see an arm, cheap enough for every frame on a Pi
 BLUR = 5  # kernel on the small picture, to ignore sensor noise and JPEG blocks
-PIXEL_THRESHOLD = 18  # grey levels: a pixel "changed" above this (noise is a few levels)
+PIXEL_THRESHOLD = 18  # levels of a colour channel: a pixel "changed" above this (noise is a few levels)
 MOTION_FRACTION = 0.003  # of the picture changing between frames = something moves
 STILL_SECONDS = 0.6  # still this long before reading: the hand has left and pieces stopped rocking
 MIN_HAND_FRACTION = 0.005  # of the picture: smaller border changes are noise, not an arm
@@ -36,15 +38,19 @@ class GateReading:
     motion: float = 0.0
 
 
-def small_grey(frame: np.ndarray) -> np.ndarray:
+def small_picture(frame: np.ndarray) -> np.ndarray:
+    """The frame WORK_WIDTH pixels wide, blurred, in colour (a grey frame is read as it is)."""
     height, width = frame.shape[:2]
     size = (WORK_WIDTH, max(1, round(height * WORK_WIDTH / width)))
-    grey = cv2.cvtColor(cv2.resize(frame, size, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
-    return cv2.GaussianBlur(grey, (BLUR, BLUR), 0)
+    return cv2.GaussianBlur(cv2.resize(frame, size, interpolation=cv2.INTER_AREA), (BLUR, BLUR), 0)
 
 
 def changed_mask(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    return (cv2.absdiff(a, b) > PIXEL_THRESHOLD).astype(np.uint8)
+    """1 where any channel changed by more than PIXEL_THRESHOLD."""
+    difference = cv2.absdiff(a, b)
+    if difference.ndim == 3:
+        difference = difference.max(axis=2)
+    return (difference > PIXEL_THRESHOLD).astype(np.uint8)
 
 
 def touches_border_area(mask: np.ndarray) -> float:
@@ -71,9 +77,9 @@ class MotionGate:
         self._settled = False  # the current still period has been read already
 
     def update(self, frame: np.ndarray, now: float) -> GateReading:
-        grey = small_grey(frame)
-        previous, self._previous = self._previous, grey
-        motion = 1.0 if previous is None or previous.shape != grey.shape else float(changed_mask(previous, grey).mean())
+        small = small_picture(frame)
+        previous, self._previous = self._previous, small
+        motion = 1.0 if previous is None or previous.shape != small.shape else float(changed_mask(previous, small).mean())
         if motion > MOTION_FRACTION:
             self._still_since = None
             self._settled = False
@@ -81,8 +87,8 @@ class MotionGate:
         if self._still_since is None:
             self._still_since = now
         still_for = now - self._still_since
-        if self._reference is not None and self._reference.shape == grey.shape:
-            change = changed_mask(self._reference, grey)
+        if self._reference is not None and self._reference.shape == small.shape:
+            change = changed_mask(self._reference, small)
             relit = change.mean() > RELIGHT_FRACTION
             if not relit and touches_border_area(change) > MIN_HAND_FRACTION and still_for < self.hand_patience:
                 self._settled = False
@@ -96,5 +102,5 @@ class MotionGate:
         if self._settled:
             return GateReading(STABLE, motion=motion)
         self._settled = True
-        self._reference = grey
+        self._reference = small
         return GateReading(STABLE, settled=True, motion=motion)

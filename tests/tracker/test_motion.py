@@ -1,6 +1,7 @@
 """The motion gate reads a position once per still period and never with an arm over the table."""
 from __future__ import annotations
 
+import cv2
 import numpy as np
 
 from device.cameras import draw_arm
@@ -70,3 +71,18 @@ def test_something_left_at_the_edge_is_read_after_the_patience_time():
     arm = draw_arm(position_frame(0), 0.3, seed=4)
     readings = feed(gate, [arm] * 50, start=1.0)  # still from 1.1 s, read at 4.1 s + one frame
     assert readings[10].status == HAND and [i for i, r in enumerate(readings) if r.settled] == [32]
+
+
+def test_a_move_that_changes_colour_but_not_grey_is_seen():
+    """A disc moved onto one of another hue and the same brightness: no grey level changes."""
+    before = np.full((480, 640, 3), 128, np.uint8)
+    cv2.circle(before, (320, 240), 40, (40, 200, 90), -1)  # a green disc
+    after = before.copy()
+    cv2.circle(after, (320, 240), 40, (230, 112, 192), -1)  # a purple one, as bright in grey
+    grey = [cv2.cvtColor(f, cv2.COLOR_BGR2GRAY) for f in (before, after)]
+    assert np.abs(grey[0].astype(int) - grey[1].astype(int)).max() <= 2
+    gate = MotionGate()
+    settled = feed(gate, [before] * 10)
+    assert sum(r.settled for r in settled) == 1
+    # The disc is swapped between two frames (a hand too quick for the camera): read again.
+    assert sum(r.settled for r in feed(gate, [after] * 10, start=1.0)) == 1
