@@ -12,12 +12,14 @@ from typing import Callable
 
 import cv2
 
-from arbiter.scoring import seat_names
+from arbiter.scoring import match_summary, seat_names
+from engines import game_info
 from engines.errors import ArbiterError
 from vision import overlay_drawer
 from vision.motion import HAND, MOVING
 from webui.games import board_svg
 from webui.live import EventHub, FrameBuffer, sse_message
+from webui.scoreboard import match_line, result_text, score_line, side_label
 
 # The live view is for eyes, not for recognition: a phone-sized JPEG a few times a second keeps a
 # Raspberry Pi's CPU for the recogniser.
@@ -141,6 +143,13 @@ class Companion:
         if position is not None:
             data["board_svg"] = self.drawing(position)
             data["turn"] = self.turn_label(position)
+            data["score"] = self.score(position)
+        if event.get("type") == "transition" and event.get("moves"):
+            data["number"] = len(self.tracker.judge.history) - 1
+        if isinstance(event.get("result"), dict) and event.get("type") == "over":
+            data["over_text"] = result_text(self.rules, self.seat_names, event["result"])
+        if event.get("type") in ("over", "match"):
+            data["match_text"] = self.match_text()
         if event.get("move") is not None:
             data["notation"] = self.notation(event["move"])
         elif event.get("moves"):
@@ -166,9 +175,42 @@ class Companion:
         mover = position.get("to_move")
         if mover is None:
             return ""
-        seat = self.rules.side_name(mover)
-        name = self.seat_names.get(mover)
-        return f"{name} ({seat}) to move" if name and name != seat else f"{seat} to move"
+        return f"{side_label(self.rules, self.seat_names, mover)} to move"
+
+    def players_line(self) -> str:
+        """"Ama (South) v Kofi (North)"."""
+        return " v ".join(side_label(self.rules, self.seat_names, side) for side in self.rules.sides)
+
+    def score(self, position: dict) -> str:
+        """The game's running score where it keeps one (Wari: the seeds each side captured); a
+        game scored only when it ends (a Varanasi set) shows its match score instead."""
+        if game_info(self.game).match_standing is not None:
+            return ""
+        try:
+            outcome = self.rules.outcome(self.rules.state_from_json(position))
+        except ArbiterError:
+            return ""
+        return score_line(self.rules, self.seat_names, outcome.scores)
+
+    def match_text(self) -> str:
+        """The match standing, once a game of it is finished or where its length is fixed."""
+        match = self.store.match(self.store.game(self.tracker.game_id)["match_id"])
+        summary = match_summary(self.store, match)
+        if not summary["games"] and game_info(self.game).match_standing is None:
+            return ""
+        return match_line(summary)
+
+    def over_text(self, position: dict | None) -> str:
+        """The result in names, for a page opened after the game ended."""
+        if position is None:
+            return ""
+        try:
+            state = self.rules.state_from_json(position)
+        except ArbiterError:
+            return ""
+        if not self.rules.is_over(state):
+            return ""
+        return result_text(self.rules, self.seat_names, self.rules.outcome(state).to_json())
 
     def log_entries(self) -> list[dict]:
         """The current game's move log, oldest first, in the shape of the live events.
@@ -176,7 +218,7 @@ class Companion:
         Entries leave out the positions: a long Wari game's states carry the positions seen since
         the last capture, and the page draws only the current one.
         """
-        entries = []
+        entries, number = [], 0
         for record in self.store.moves(self.tracker.game_id):
             event = {"type": record.verdict, "move": record.move,
                      "reason": record.reason, "legal": record.verdict != "illegal",
@@ -184,7 +226,11 @@ class Companion:
                      "id": record.id, "at": record.at}
             if isinstance(record.move, list):
                 event["moves"], event["move"] = record.move, None
-            entries.append({"type": record.verdict, **self.describe(event)})
+            entry = {"type": record.verdict, **self.describe(event)}
+            if record.verdict == "move":
+                number += len(record.move) if isinstance(record.move, list) else 1
+                entry["number"] = number
+            entries.append(entry)
         return entries
 
     def view(self) -> dict:
@@ -201,6 +247,11 @@ class Companion:
             "position": position,
             "board_svg": self.drawing(position) if position else "",
             "turn": self.turn_label(position) if position else "",
+            "players": self.players_line(),
+            "score": self.score(position) if position else "",
+            "match_text": self.match_text(),
+            "over_text": self.over_text(position),
+            "last_move": next((e for e in reversed(log) if e.get("number")), None),
             "alert": next((e for e in reversed(log) if not e["legal"]), None) if pending_illegal else None,
             "log": log,
         }

@@ -18,7 +18,7 @@ const VERDICT_TEXT = {
 };
 
 function logText(entry) {
-  if (entry.notation) return entry.notation;
+  if (entry.notation) return entry.number ? `${entry.number}. ${entry.notation}` : entry.notation;
   return VERDICT_TEXT[entry.type] || entry.type;
 }
 
@@ -46,6 +46,14 @@ function addLogEntry(entry) {
 function showPosition(data) {
   if (data.board_svg) $("board").innerHTML = data.board_svg;
   if (data.turn !== undefined && data.turn !== "") $("turn").textContent = data.turn;
+  if (data.score !== undefined) $("score").textContent = data.score;
+  if (data.number) $("last-move").textContent = `Last move: ${data.number}. ${data.notation}`;
+}
+
+function showOver(text) {
+  $("over").textContent = text || "";
+  $("over").classList.toggle("visible", Boolean(text));
+  if (text) $("turn").textContent = "Game over";
 }
 
 function showAlert(data) {
@@ -72,6 +80,11 @@ const handlers = {
     data.log.forEach(addLogEntry);
     $("board").innerHTML = data.board_svg || "";
     $("turn").textContent = data.turn || "Waiting for the opening position";
+    $("players").textContent = data.players || "";
+    $("score").textContent = data.score || "";
+    $("match").textContent = data.match_text || "";
+    $("last-move").textContent = data.last_move ? `Last move: ${data.last_move.number}. ${data.last_move.notation}` : "";
+    showOver(data.over_text);
     if (data.status) setStatus(data.status);
     if (data.alert) showAlert(data.alert); else hideAlert();
   },
@@ -88,20 +101,12 @@ const handlers = {
   override(data) { addLogEntry({ ...data, type: "override" }); showPosition(data); hideAlert(); },
   accept(data) { addLogEntry({ ...data, type: "accept" }); showPosition(data); hideAlert(); },
   over(data) {
-    const result = data.result || {};
-    const scores = Object.entries(result.scores || {}).map(([who, n]) => `${who} ${n}`).join(" – ");
-    $("over").textContent = `Game over${result.winner !== null && result.winner !== undefined ? ": " + result.winner + " wins" : ": draw"}  (${scores})`;
-    $("over").classList.add("visible");
+    showOver(data.over_text);
+    if (data.match_text) $("match").textContent = data.match_text;
   },
-  match(data) {
-    const standing = data.standing || {};
-    if (standing.over) {
-      $("over").textContent += ` · Match over: seat ${standing.winners.map((seat) => seat + 1).join(" & ")} wins`;
-    }
-  },
+  match(data) { if (data.match_text) $("match").textContent = data.match_text; },
   // Another game at the table (the next one, or a match seated here): show it as a new page would.
   async game() {
-    $("over").classList.remove("visible");
     handlers.snapshot(await (await fetch("/api/table")).json());
   },
   status(data) { setStatus(data.status); },

@@ -1,0 +1,43 @@
+"""The table page answers at a glance, for a viewer who opens it late too: who plays, whose move,
+the score, the last move with its number, and who won by name once it is over."""
+from __future__ import annotations
+
+from arbiter.store import Store
+from arbiter.tracker import Tracker, open_game
+from engines import load_rules
+from tests.tracker.fakes import ScriptedRecogniser
+from tests.webui.conftest import ScriptedTable
+from webui.app import create_app
+from webui.companion import Companion, LatestObservation
+
+
+def test_the_headline_names_the_players_the_score_and_the_numbered_last_move(table, client):
+    table.show(0)
+    table.show(1)
+    page = client.get("/table").get_data(as_text=True)
+    assert "Ama (South) v Kofi (North)" in page
+    assert "Kofi (North) to move" in page
+    assert "Ama (South) 0 – Kofi (North) 0" in page
+    assert "Last move: 1. South c" in page
+    view = client.get("/api/table").get_json()
+    assert [entry.get("number") for entry in view["log"]] == [None, 1]
+    assert view["over_text"] == "" and 'class="over "' in page
+
+
+def test_a_viewer_opening_the_page_after_the_set_sees_who_won_by_name(tmp_path):
+    rules = load_rules({"game": "varanasi"})
+    readings = [{"game": "varanasi", "stacks": [["4red"], ["3blue", "1red"]]},
+                {"game": "varanasi", "stacks": [["3blue"]]}, {"game": "varanasi", "stacks": []}]
+    with Store(tmp_path / "v.sqlite3") as store:
+        ids = [store.add_player("Hana"), store.add_player("Kenji")]
+        observations = LatestObservation(ScriptedRecogniser(readings))
+        tracker = Tracker(rules, {"game": "varanasi"}, store, open_game(store, rules, ids), recognize=observations)
+        companion = Companion(tracker, None, seat_names={0: "Hana", 1: "Kenji"}, observations=observations)
+        scripted = ScriptedTable(tracker, companion, readings)
+        for index in range(3):
+            scripted.show(index)
+        page = create_app(companion).test_client().get("/table").get_data(as_text=True)
+    # Kenji (seat 1 as the engine counts, "Seat 2" to players) took the last disc.
+    assert "Game over: Kenji (Seat 2) wins" in page and 'class="over visible"' in page
+    assert '<p id="turn" class="turn">Game over</p>' in page
+    assert "Match (first to 10 points): Hana 0 – Kenji 1" in page
