@@ -12,6 +12,7 @@ import numpy as np
 
 from engines.errors import ArbiterError
 from vision.varanasi_assignment import assign
+from vision.varanasi_circles import best_circle
 from vision.varanasi_colour import (
     colour_statistics,
     lab_to_srgb,
@@ -20,19 +21,11 @@ from vision.varanasi_colour import (
     srgb_to_lab,
     trimmed_pixels,
 )
-from vision.varanasi import EDGE_STRICTNESS
-from vision.varanasi_geometry import (
-    ScaleField,
-    best_circle,
-    centre_votes,
-    edge_field,
-    full_resolution_threshold,
-    radius_maps,
-    reduce,
-    to_work,
-)
+from vision.varanasi_geometry import ScaleField, edge_field, full_resolution_threshold, reduce, to_work
+from vision.varanasi_params import EDGE_STRICTNESS
 from vision.varanasi_pieces import PieceSet
 from vision.varanasi_scene import board_like_grid, cells_near_circles
+from vision.varanasi_votes import centre_votes, radius_maps
 
 PROFILE_VERSION = 1
 # A detected circle may differ from its size's expected radius by this log-ratio (~15%) before

@@ -48,14 +48,14 @@ def _without_most_of_the_rim(edges, centre, radius: float) -> None:
 @pytest.mark.parametrize("seed", [11, 12])
 def test_a_white_chain_disc_on_another_stands_on_its_footprint_where_its_rim_hardly_shows(monkeypatch, seed):
     profile = calibrate(render_calibration(WITH_WHITE, seed=3, session=3), WITH_WHITE)
-    frame = varanasi._Frame.from_profile(profile)
+    frame = varanasi.ParsedProfile.from_profile(profile)
     white = list(WITH_WHITE["colours"]).index("white")
     assert frame.board_like_colours == (white,)
     image = render_table([TOWER], WITH_WHITE, seed=seed, session=3, centres_px=[CENTRE], offsets_mm=OFFSETS)
     top = layout_table([TOWER], WITH_WHITE, seed, [CENTRE], offsets_mm=OFFSETS)[0][1]
     seed_full = np.array(CENTRE)
     chains = []
-    colour_chain = varanasi._colour_chain
+    colour_chain = varanasi.colour_chain
 
     def chain_with_a_faint_rim(work_labels, labels, edges, frame, seed, radii, reach, *peaks):
         # The tower's crop starts at seed_full - seed; its edges serve the chain and the edge tests.
@@ -63,7 +63,7 @@ def test_a_white_chain_disc_on_another_stands_on_its_footprint_where_its_rim_har
         chains.append(colour_chain(work_labels, labels, edges, frame, seed, radii, reach, *peaks))
         return chains[-1]
 
-    monkeypatch.setattr(varanasi, "_colour_chain", chain_with_a_faint_rim)
+    monkeypatch.setattr(varanasi, "colour_chain", chain_with_a_faint_rim)
     tower = varanasi._read_tower(image, edge_field(reduce(image)).lab, frame, seed_full, full_resolution_threshold(image))
     _, presence, colour = chains[0][0][2]
     assert colour == white and presence >= 0.5

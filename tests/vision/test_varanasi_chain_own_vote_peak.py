@@ -29,7 +29,8 @@ import pytest
 
 from calibration.varanasi import calibrate
 from device.synthetic_varanasi import render_calibration, render_table
-from vision.varanasi import _own_vote_peak, recognize
+from vision.varanasi import recognize
+from vision.varanasi_colour_chain import _own_vote_peak
 
 STANDARD = json.loads((Path(__file__).parents[2] / "calibration" / "pieces" / "nestor-standard.json").read_text())
 ORANGE_LAMP = (0.7, 0.95, 1.15)

@@ -13,7 +13,9 @@ import numpy as np
 from calibration.varanasi import calibrate
 from device.synthetic_varanasi import layout_table, render_calibration, render_table
 from vision.varanasi import recognize
-from vision.varanasi_geometry import GRID_PX, DarkLine, PixelSearch, best_circles, edge_field, rim_scores
+from vision.varanasi_circles import best_circles, rim_scores
+from vision.varanasi_geometry import DarkLine, PixelSearch, edge_field
+from vision.varanasi_params import GRID_PX
 
 STANDARD = json.loads((Path(__file__).parents[2] / "calibration" / "pieces" / "nestor-standard.json").read_text())
 

@@ -19,7 +19,8 @@ import pytest
 
 from calibration.varanasi import calibrate
 from device.synthetic_varanasi import render_calibration, render_table
-from vision.varanasi import _band_medians, _drawn_bands, _inked, recognize
+from vision.varanasi import recognize
+from vision.varanasi_drawn_lines import _band_medians, _drawn_bands, _inked
 
 STANDARD = json.loads((Path(__file__).parents[2] / "calibration" / "pieces" / "nestor-standard.json").read_text())
 
@@ -76,7 +77,7 @@ def test_a_band_wider_than_the_reach_is_a_surface_not_a_line():
 
 
 def test_every_direction_is_judged_in_one_call_as_alone():
-    # The rays of all directions are sampled at once (`_rim_of_drawn_line` asked up to 48
+    # The rays of all directions are sampled at once (`rim_of_drawn_line` asked up to 48
     # directions one call each); a direction's band does not depend on the others judged with it.
     lab, board = frame_with_ring(INK_BGR)
     lab[100:, :110] = board  # the band erased over a quarter of the circle and a bit more

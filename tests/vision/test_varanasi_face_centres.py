@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import vision.varanasi as varanasi
+import vision.varanasi_colour_chain as colour_chain
 from calibration.varanasi import calibrate
 from device.synthetic_varanasi import layout_table, render_calibration, render_table
 
@@ -42,8 +43,8 @@ def test_a_disc_with_a_disc_on_it_is_carried_up_from_its_face(profile, seed, mon
         fits.append((np.asarray(args[4], dtype=float), np.asarray(face, dtype=float)))
         return face
 
-    fitted = varanasi._face_centre
-    monkeypatch.setattr(varanasi, "_face_centre", face_centre)
+    fitted = colour_chain._face_centre
+    monkeypatch.setattr(colour_chain, "_face_centre", face_centre)
     read = {f"{disc.size}{disc.colour}": disc.centre for tower in varanasi.recognize(image, profile).towers
             for disc in tower.discs if disc.presence >= 0.5}
     assert len(fits) == 1

@@ -15,7 +15,9 @@ import pytest
 
 from calibration.varanasi import calibrate
 from device.synthetic_varanasi import render_calibration, render_table
-from vision.varanasi import _parsed_profile, _shaded_board, recognize
+from vision.varanasi import recognize
+from vision.varanasi_drawn_lines import shaded_board
+from vision.varanasi_profile import parsed_profile
 
 STANDARD = json.loads((Path(__file__).parents[2] / "calibration" / "pieces" / "nestor-standard.json").read_text())
 
@@ -46,22 +48,22 @@ def test_no_ghost_bigger_disc_under_a_tower_seen_from_a_tilted_camera(session, l
 
 @pytest.fixture(scope="module")
 def frame():
-    return _parsed_profile(calibrate(render_calibration(STANDARD, seed=11), STANDARD))
+    return parsed_profile(calibrate(render_calibration(STANDARD, seed=11), STANDARD))
 
 
 def test_a_ring_is_the_board_when_no_lighter_and_of_its_chromaticity(frame):
     board = np.array([230.0, 128.0, 140.0])  # a cream board, 8-bit Lab
     shade = np.array([160.0, 128.0, 136.0])  # the same surface with less light on it
-    assert _shaded_board(shade, board, frame)
+    assert shaded_board(shade, board, frame)
     # Shade on one side of the ring, lit board on the rest: a median a few levels darker is board
     # too (branch vbottom: a ghost 3 around a small 2red, 1purple tower, 8 levels darker).
-    assert _shaded_board(board - [5.0, 0, 0], board, frame)
+    assert shaded_board(board - [5.0, 0, 0], board, frame)
     # Lighter than the board beyond: glare, or a pale face lit brighter, not board.
-    assert not _shaded_board(board + [5.0, 0, 0], board, frame)
+    assert not shaded_board(board + [5.0, 0, 0], board, frame)
     # A face of a colour of the set, even a pale one, has a chromaticity of its own.
     for name in ("orange", "yellow", "green"):
         face = frame.colours.means[frame.colours.names.index(name)]
-        assert not _shaded_board(face, board, frame)
+        assert not shaded_board(face, board, frame)
 
 
 # Session 0, tilt -10, layout 70 of the synthetic bench (`--layouts 68-75`), in its towers' order.

@@ -17,7 +17,8 @@ from pathlib import Path
 
 from calibration.varanasi import calibrate
 from device.synthetic_varanasi import render_calibration, render_table
-from vision.varanasi import _doubt_of_handed_over, recognize
+from vision.varanasi import recognize
+from vision.varanasi_colour_chain import doubt_of_handed_over
 
 STANDARD = json.loads((Path(__file__).parents[2] / "calibration" / "pieces" / "nestor-standard.json").read_text())
 BLUE_LAMP = (1.15, 0.95, 0.75)
@@ -42,8 +43,8 @@ def test_a_refused_bottom_disc_whose_chain_rim_showed_lowers_the_confidence():
 def test_no_doubt_is_kept_where_the_edge_tests_found_the_bottom_disc():
     # The edge tests found the bigger disc (most such towers): its own presence stands.
     accepted = {4: ((80.0, 80.0), 0.99, 0), 3: ((78.0, 79.0), 0.99, 2)}
-    assert _doubt_of_handed_over((4, ((81.0, 80.0), 0.95)), accepted, frame=None) == {}
-    assert _doubt_of_handed_over(None, accepted, frame=None) == {}
+    assert doubt_of_handed_over((4, ((81.0, 80.0), 0.95)), accepted, frame=None) == {}
+    assert doubt_of_handed_over(None, accepted, frame=None) == {}
     # Nor where a bigger disc was found under it: the chain's bottom fit stood for that disc, a
     # size small (tilted bench S0 seq001: a 3 handed over, the 4yellow then found by its edges).
-    assert _doubt_of_handed_over((3, ((81.0, 80.0), 0.58)), {4: accepted[4], 2: accepted[3]}, frame=None) == {}
+    assert doubt_of_handed_over((3, ((81.0, 80.0), 0.58)), {4: accepted[4], 2: accepted[3]}, frame=None) == {}

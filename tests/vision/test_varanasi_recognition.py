@@ -132,9 +132,11 @@ def test_disc_the_colour_of_the_board_is_not_taken_for_one_on_its_own_colour(pro
     # produce that fringe, so the labels are built here.) Board and other count in the ring.
     from types import SimpleNamespace
 
-    from vision.varanasi import _Frame, _board_like_ring, _ring_colour
+    from vision.varanasi_edge_tests import _board_like_ring
+    from vision.varanasi_pixels import ring_colour
+    from vision.varanasi_profile import ParsedProfile
 
-    frame = _Frame.from_profile(profile)
+    frame = ParsedProfile.from_profile(profile)
     names = frame.colours.names
     board, blue = len(names), names.index("blue")
     yy, xx = np.mgrid[:160, :160]
@@ -144,7 +146,7 @@ def test_disc_the_colour_of_the_board_is_not_taken_for_one_on_its_own_colour(pro
     labels[distance <= 37.5] = board  # the white disc (radius 37.5) ...
     labels[(distance <= 37.5) & (distance > 36.5)] = blue  # ... and the fringe inside its rim
     context = SimpleNamespace(labels=labels, frame=frame)
-    assert _ring_colour(labels, board, (80, 80), 38.0) == blue  # colour labels alone: blue
+    assert ring_colour(labels, board, (80, 80), 38.0) == blue  # colour labels alone: blue
     assert _board_like_ring(context, (80, 80), 38.0)  # counting the board: board-like
     assert not _board_like_ring(context, (80, 80), 45.0)  # the blue disc below is not
 
@@ -157,9 +159,10 @@ def test_a_colour_the_camera_can_barely_tell_from_the_board_counts_as_board_in_t
     # (The standard set has no white: yellow stands in for it here.)
     from types import SimpleNamespace
 
-    from vision.varanasi import _board_like_ring, _Frame
+    from vision.varanasi_edge_tests import _board_like_ring
+    from vision.varanasi_profile import ParsedProfile
 
-    colours = _Frame.from_profile(profile).colours
+    colours = ParsedProfile.from_profile(profile).colours
     board, blue, pale = len(colours.names), colours.names.index("blue"), colours.names.index("yellow")
     yy, xx = np.mgrid[:160, :160]
     distance, angle = np.hypot(xx - 80, yy - 80), np.arctan2(yy - 80, xx - 80) + np.pi
@@ -174,13 +177,15 @@ def test_a_colour_the_camera_can_barely_tell_from_the_board_counts_as_board_in_t
 
 
 def test_the_edge_test_counts_every_label_of_the_ring_once_for_the_colour_and_the_board_like_test(profile):
-    # `_edge_candidates` counts a ring's labels once, board and other included, and reads both
+    # `edge_candidates` counts a ring's labels once, board and other included, and reads both
     # the colours' counts and the board-like test from them (it counted the ring twice).
     from types import SimpleNamespace
 
-    from vision.varanasi import _board_like, _board_like_ring, _Frame, _ring_counts
+    from vision.varanasi_edge_tests import _board_like, _board_like_ring
+    from vision.varanasi_pixels import ring_counts
+    from vision.varanasi_profile import ParsedProfile
 
-    frame = _Frame.from_profile(profile)
+    frame = ParsedProfile.from_profile(profile)
     board, blue = len(frame.colours.names), frame.colours.names.index("blue")
     yy, xx = np.mgrid[:160, :160]
     distance = np.hypot(xx - 80, yy - 80)
@@ -189,8 +194,8 @@ def test_the_edge_test_counts_every_label_of_the_ring_once_for_the_colour_and_th
     labels[distance <= 37.5] = board
     context = SimpleNamespace(labels=labels, frame=frame)
     for radius, board_like in ((38.0, True), (45.0, False)):
-        every_label = _ring_counts(labels, board + 2, (80, 80), radius)
-        assert np.array_equal(every_label[:board], _ring_counts(labels, board, (80, 80), radius))
+        every_label = ring_counts(labels, board + 2, (80, 80), radius)
+        assert np.array_equal(every_label[:board], ring_counts(labels, board, (80, 80), radius))
         assert _board_like(every_label, frame) == _board_like_ring(context, (80, 80), radius) == board_like
 
 
@@ -239,7 +244,8 @@ def test_glare_spot_on_a_tower(profile):
 def test_inventory_argues_away_a_disc_whose_colour_is_taken():
     # Three size-4 readings look white (a real one and two made of shadow arcs, less certain);
     # the set has one 4white. A doubtful 4red that nobody competes with stays.
-    from vision.varanasi import DiscReading, TowerReading, VaranasiObservation, _settle_colours
+    from vision.varanasi_disc_colours import settle_colours
+    from vision.varanasi_observation import DiscReading, TowerReading, VaranasiObservation
     from vision.varanasi_pieces import PieceSet
 
     pieces = PieceSet.from_json({**STANDARD, "colours": {"white": {"srgb": [235, 235, 228]}, "red": {"srgb": [200, 35, 40]}}})
@@ -250,7 +256,7 @@ def test_inventory_argues_away_a_disc_whose_colour_is_taken():
     white = (("white", 0.99), ("red", 0.01))
     towers = (tower(100, 0.999, white), tower(300, 0.96, white), tower(500, 0.9, white),
               tower(700, 0.55, (("red", 0.99), ("white", 0.01))))
-    settled = VaranasiObservation(_settle_colours(towers, pieces), 1.0)
+    settled = VaranasiObservation(settle_colours(towers, pieces), 1.0)
     assert settled.stacks() == [["4white"], ["4red"]]
     # The argued-away readings stay graded: doubtful, not impossible.
     dropped = [t.slots[0].presence for t in settled.towers[1:3]]
@@ -264,7 +270,8 @@ def test_inventory_argues_away_a_disc_however_sure_its_rim_when_no_colour_is_lef
     # rim looked certain (presence 0.9993) beside the real 4white, every other size-4 colour
     # taken. Found absent, it kept p·P(c) / (p·P(c) + 1 − p) with P(c) at the floor, 0.59:
     # 1 − p must be floored as in its cost for that to stay below 0.5.
-    from vision.varanasi import DiscReading, TowerReading, VaranasiObservation, _settle_colours
+    from vision.varanasi_disc_colours import settle_colours
+    from vision.varanasi_observation import DiscReading, TowerReading, VaranasiObservation
     from vision.varanasi_pieces import PieceSet
 
     pieces = PieceSet.from_json({**STANDARD, "colours": {"white": {"srgb": [235, 235, 228]}, "red": {"srgb": [200, 35, 40]}}})
@@ -274,7 +281,7 @@ def test_inventory_argues_away_a_disc_however_sure_its_rim_when_no_colour_is_lef
 
     towers = (tower(100, 1.0, (("white", 1.0), ("red", 0.0))), tower(300, 0.9993, (("white", 0.93), ("red", 0.0))),
               tower(500, 1.0, (("red", 1.0), ("white", 0.0))))
-    settled = VaranasiObservation(_settle_colours(towers, pieces), 1.0)
+    settled = VaranasiObservation(settle_colours(towers, pieces), 1.0)
     assert settled.stacks() == [["4white"], ["4red"]]
     assert 0.0 < settled.towers[1].slots[0].presence < 0.5
 

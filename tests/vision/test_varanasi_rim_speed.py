@@ -6,11 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.varanasi_geometry import (
-    RIM_ANGLES,
-    VALLEY_ARC_EASING,
-    VALLEY_LEAST_DEPTH,
-    DarkLine,
+from vision.varanasi_circles import (
     _best,
     _disc_of_points,
     _disc_offsets,
@@ -20,8 +16,9 @@ from vision.varanasi_geometry import (
     best_circles_and_grid_points,
     circles_beyond,
     rim_hits,
-    edge_field,
 )
+from vision.varanasi_geometry import DarkLine, edge_field
+from vision.varanasi_params import RIM_ANGLES, VALLEY_ARC_EASING, VALLEY_LEAST_DEPTH
 
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, RIM_ANGLES, endpoint=False)
 _COS32, _SIN32 = np.cos(_ANGLES).astype(np.float32), np.sin(_ANGLES).astype(np.float32)
@@ -142,7 +139,7 @@ def test_rim_hits_are_the_directions_that_count(seed):
 
 def test_best_circles_take_the_known_rims_once_for_every_pass(monkeypatch):
     # The known rims are converted once per call, not once per pass (grid, pixels, refinement).
-    import vision.varanasi_geometry as geometry
+    import vision.varanasi_circles as geometry
 
     edges, _ = _tower_edges(0)
     made = []

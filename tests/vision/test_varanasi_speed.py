@@ -8,19 +8,15 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.varanasi_geometry import (
-    VOTE_WEIGHT,
-    ScaleField,
+from vision.varanasi_geometry import ScaleField, _median_of_many, edge_field, to_full, to_work
+from vision.varanasi_params import VOTE_WEIGHT
+from vision.varanasi_votes import (
     _columns_and_rows,
-    _median_of_many,
     _points_over,
     _smoothed_vote_planes,
     centre_vote_peaks,
     centre_votes,
-    edge_field,
     radius_maps,
-    to_full,
-    to_work,
 )
 
 
@@ -128,7 +124,7 @@ def test_median_of_many_is_numpys_median(shape):
 
 def test_most_likely_label_is_numpys_first_argmax():
     # Labels are chosen label by label (see `_most_likely`); ties must keep the earlier label.
-    from vision.varanasi import _most_likely
+    from vision.varanasi_pixels import _most_likely
 
     rng = np.random.default_rng(5)
     distances = [rng.integers(0, 6, 2000).astype(np.float32) for _ in range(6)]  # many exact ties
@@ -145,8 +141,8 @@ STANDARD = json.loads((Path(__file__).parents[2] / "calibration" / "pieces" / "n
 def test_settling_without_a_colour_claimed_twice_needs_no_assignment(monkeypatch):
     # Each disc's cheapest colour is its own and no other disc's: the least-cost assignment
     # is that one, and `assign` is not needed to find it.
-    import vision.varanasi as varanasi
-    from vision.varanasi import DiscReading, TowerReading
+    import vision.varanasi_disc_colours as varanasi
+    from vision.varanasi_observation import DiscReading, TowerReading
     from vision.varanasi_pieces import PieceSet
 
     pieces = PieceSet.from_json({**STANDARD, "colours": {"white": {"srgb": [235, 235, 228]},
@@ -162,11 +158,11 @@ def test_settling_without_a_colour_claimed_twice_needs_no_assignment(monkeypatch
         raise AssertionError("assignment computed")
 
     monkeypatch.setattr(varanasi, "assign", no_assignment)
-    settled = varanasi._settle_colours(towers, pieces)
+    settled = varanasi.settle_colours(towers, pieces)
     assert settled == towers
     # A colour claimed twice still goes to the assignment.
     with pytest.raises(AssertionError, match="assignment computed"):
-        varanasi._settle_colours(towers[:2] + (tower(500, 0.6, (("red", 0.9), ("white", 0.1))),), pieces)
+        varanasi.settle_colours(towers[:2] + (tower(500, 0.6, (("red", 0.9), ("white", 0.1))),), pieces)
 
 
 @pytest.mark.parametrize("face_shift, footprints_per_face", [(0.0, 1), (1.0, 2)])
@@ -174,13 +170,14 @@ def test_the_footprint_above_a_disc_is_taken_again_only_when_its_face_moved(monk
                                                                             footprints_per_face):
     # No face fitted leaves the outline's centre, whose footprint is the one already taken.
     import vision.varanasi as varanasi
+    import vision.varanasi_colour_chain as colour_chain
     from calibration.varanasi import calibrate
     from device.synthetic_varanasi import render_calibration, render_table
 
     profile = calibrate(render_calibration(STANDARD, seed=11), STANDARD)
     image = render_table([["4green", "2yellow"]], STANDARD, seed=1, centres_px=[(640, 480)], max_offset_mm=0)
     calls = {"faces": 0, "footprints": 0}
-    footprint_on = varanasi._footprint_on
+    footprint_on = colour_chain._footprint_on
 
     def face_centre(edges, labels, colour, no_colour, centre, radius, reach):
         calls["faces"] += 1
@@ -190,8 +187,8 @@ def test_the_footprint_above_a_disc_is_taken_again_only_when_its_face_moved(monk
         calls["footprints"] += 1
         return footprint_on(*args)
 
-    monkeypatch.setattr(varanasi, "_face_centre", face_centre)
-    monkeypatch.setattr(varanasi, "_footprint_on", counted_footprint)
+    monkeypatch.setattr(colour_chain, "_face_centre", face_centre)
+    monkeypatch.setattr(colour_chain, "_footprint_on", counted_footprint)
     varanasi.recognize(image, profile)
     assert calls["faces"] >= 1
     # One more for the top disc, on which nothing shows.
@@ -200,14 +197,14 @@ def test_the_footprint_above_a_disc_is_taken_again_only_when_its_face_moved(monk
 
 
 def test_filled_holes_are_the_mask_and_what_it_encloses():
-    from vision.varanasi import _fill_holes
+    from vision.varanasi_pixels import fill_holes
 
     mask = np.zeros((12, 14), dtype=np.uint8)
     mask[2:9, 2:9] = 1
     mask[4:7, 4:7] = 0  # a hole
     mask[0:3, 11:14] = 1  # a part on the border, open to it
     mask[0, 12] = 0  # enclosed on three sides, the fourth the border: outside
-    filled = _fill_holes(mask)
+    filled = fill_holes(mask)
     expected = mask.copy()
     expected[4:7, 4:7] = 1
     assert filled.dtype == np.uint8 and np.array_equal(filled, expected)
@@ -249,16 +246,16 @@ def test_written_out_whitening_is_numpys_cholesky_of_the_inverse_and_the_determi
 
 def test_a_footprint_of_one_part_near_the_point_is_its_own_component():
     # About three footprints in four are one part: no comparison over the labelling is needed.
-    from vision.varanasi import _component_near
+    from vision.varanasi_pixels import component_near
 
     mask = np.zeros((30, 40), dtype=np.uint8)
     mask[5:15, 5:15] = 1
-    assert _component_near(mask, (10.0, 10.0), 3.0) is mask
-    assert _component_near(mask, (30.0, 25.0), 3.0) is None
+    assert component_near(mask, (10.0, 10.0), 3.0) is mask
+    assert component_near(mask, (30.0, 25.0), 3.0) is None
     mask[20:28, 25:38] = 1  # a bigger part, farther off
-    near = _component_near(mask, (10.0, 10.0), 3.0)
+    near = component_near(mask, (10.0, 10.0), 3.0)
     assert near.dtype == np.uint8 and near.sum() == 100 and near[5:15, 5:15].all()
-    assert _component_near(mask, (20.0, 20.0), 12.0).sum() == 8 * 13  # both near: the bigger
+    assert component_near(mask, (20.0, 20.0), 12.0).sum() == 8 * 13  # both near: the bigger
 
 
 @pytest.mark.parametrize("grid", [(40, 30), (16, 12), (7, 5)])
@@ -286,7 +283,7 @@ def test_vote_peaks_on_plateaus_are_the_5x5_local_maxima_and_only_the_few_left_s
     # Candidates are checked against their 8 nearest neighbours first, and only the ones left
     # against the rest of their 5x5 neighbourhood: the same peaks as the whole neighbourhood at
     # once, ties (plateaus of equal counts) and the frame's edges included.
-    import vision.varanasi_geometry as geometry
+    import vision.varanasi_votes as geometry
 
     rng = np.random.default_rng(8)
     height, width = 40, 56
@@ -327,7 +324,7 @@ def test_the_drawn_line_test_reads_the_crop_s_board_once_per_tower(monkeypatch):
     # its board's median, noise and smoothed Lab are read once, the values the plain forms give.
     from types import SimpleNamespace
 
-    import vision.varanasi as varanasi
+    import vision.varanasi_edge_context as varanasi
     from vision.varanasi_geometry import edge_field
 
     rng = np.random.default_rng(3)
@@ -337,9 +334,9 @@ def test_the_drawn_line_test_reads_the_crop_s_board_once_per_tower(monkeypatch):
     board = 3
     labels = np.where(rng.random(edges.shape) < 0.7, board, rng.integers(0, 5, edges.shape)).astype(np.uint8)
     frame = SimpleNamespace(colours=SimpleNamespace(names=("red", "green", "blue")))
-    context = varanasi._EdgeContext(edges, labels, frame, np.array([55.0, 45.0]), {}, 10.0, 8.0, 5.0, ())
+    context = varanasi.EdgeContext(edges, labels, frame, np.array([55.0, 45.0]), {}, 10.0, 8.0, 5.0, ())
     calls = {"medians": 0, "noises": 0}
-    median, noise = varanasi._masked_median, varanasi._chromaticity_noise
+    median, noise = varanasi.masked_median, varanasi.chromaticity_noise
 
     def counted(name, function):
         def call(*args):
@@ -347,8 +344,8 @@ def test_the_drawn_line_test_reads_the_crop_s_board_once_per_tower(monkeypatch):
             return function(*args)
         return call
 
-    monkeypatch.setattr(varanasi, "_masked_median", counted("medians", median))
-    monkeypatch.setattr(varanasi, "_chromaticity_noise", counted("noises", noise))
+    monkeypatch.setattr(varanasi, "masked_median", counted("medians", median))
+    monkeypatch.setattr(varanasi, "chromaticity_noise", counted("noises", noise))
     for _ in range(3):
         mask = (labels == board).view(np.uint8)
         assert np.array_equal(context.board_mask, mask)
@@ -361,21 +358,23 @@ def test_the_drawn_line_test_reads_the_crop_s_board_once_per_tower(monkeypatch):
 @pytest.mark.parametrize("share", [0.02, 0.5, 0.97])
 def test_chromaticity_noise_samples_every_third_pixel_of_the_mask_in_row_order(share):
     # Gathered by flat index instead of a boolean mask over the three channels: the same pixels.
-    from vision.varanasi import FACE_NOISE_SAMPLING, _chromaticity, _chromaticity_noise
+    from vision.varanasi_params import FACE_NOISE_SAMPLING
+    from vision.varanasi_pixels import chromaticity_noise
+    from vision.varanasi_profile import chromaticity
 
     rng = np.random.default_rng(4)
     lab = rng.integers(60, 200, (70, 90, 3)).astype(np.uint8)
     mask = (rng.random((70, 90)) < share).astype(np.uint8)
-    chromaticity = _chromaticity(lab[mask.astype(bool)][::FACE_NOISE_SAMPLING].astype(np.float64))
+    chromaticity = chromaticity(lab[mask.astype(bool)][::FACE_NOISE_SAMPLING].astype(np.float64))
     spread = np.abs(chromaticity - np.median(chromaticity, axis=0)).sum(axis=1)
-    assert _chromaticity_noise(lab, mask) == 1.4826 * float(np.median(spread))
+    assert chromaticity_noise(lab, mask) == 1.4826 * float(np.median(spread))
 
 
 def test_seeds_are_compared_with_each_tower_s_bottom_circle_taken_once(monkeypatch):
     # Every seed is compared with every tower read before it (about 70 comparisons a frame): each
     # tower's bottom circle is taken once, when it is read, not again for each seed.
     import vision.varanasi as varanasi
-    from vision.varanasi import DiscReading, TowerReading
+    from vision.varanasi_observation import DiscReading, TowerReading
     from calibration.varanasi import calibrate
     from device.synthetic_varanasi import render_calibration
 
@@ -392,7 +391,7 @@ def test_seeds_are_compared_with_each_tower_s_bottom_circle_taken_once(monkeypat
         return TowerReading((disc,))
 
     monkeypatch.setattr(varanasi, "_read_tower", read_tower)
-    monkeypatch.setattr(varanasi, "_settle_colours", lambda towers, pieces: towers)
+    monkeypatch.setattr(varanasi, "settle_colours", lambda towers, pieces: towers)
     taken = {"discs": 0}
     discs = TowerReading.discs
 

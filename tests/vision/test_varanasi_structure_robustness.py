@@ -14,7 +14,8 @@ import pytest
 from calibration.varanasi import calibrate
 from device.synthetic_varanasi import render_calibration, render_table
 from vision.varanasi import recognize
-from vision.varanasi_geometry import edge_field, rim_scores
+from vision.varanasi_circles import rim_scores
+from vision.varanasi_geometry import edge_field
 
 STANDARD = json.loads((Path(__file__).parents[2] / "calibration" / "pieces" / "nestor-standard.json").read_text())
 

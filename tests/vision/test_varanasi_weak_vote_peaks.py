@@ -20,8 +20,9 @@ import pytest
 
 from calibration.varanasi import calibrate
 from device.synthetic_varanasi import render_calibration, render_table
-from vision.varanasi import _coloured_middle, _parsed_profile, recognize
+from vision.varanasi import _coloured_middle, recognize
 from vision.varanasi_geometry import edge_field, reduce
+from vision.varanasi_profile import parsed_profile
 
 STANDARD = json.loads((Path(__file__).parents[2] / "calibration" / "pieces" / "nestor-standard.json").read_text())
 TOWERS = [["1purple"], ["3purple", "2green"], ["4green", "3yellow", "2orange"], ["3green", "2purple"], ["3orange", "1red"],
@@ -49,7 +50,7 @@ def test_a_tower_whose_rim_votes_under_the_seed_bar_is_read(lamp):
 def test_only_a_disc_coloured_middle_lets_a_weak_peak_be_examined():
     image, profile = frame(None)
     lab = edge_field(reduce(image)).lab
-    parsed = _parsed_profile(profile)
+    parsed = parsed_profile(profile)
     # The 4red's middle (the renderer put it at about (275, 205) after the tilt), and bare board
     # between the towers.
     assert _coloured_middle(lab, parsed, np.array([276.0, 206.0]))
