@@ -21,16 +21,11 @@ from vision.varanasi_params import (
 from vision.varanasi_rims import score_rims
 
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, RIM_ANGLES, endpoint=False)
-
 _COS = np.cos(_ANGLES)
-
 _SIN = np.sin(_ANGLES)
-
 # Gradients are float32: float32 tables keep products from being widened to float64.
 _COS32 = _COS.astype(np.float32)
-
 _SIN32 = _SIN.astype(np.float32)
-
 # Where each direction of a rim test is sampled, across the circle from inside out (added to
 # its radius): the inner side, the band's inner edge, the circle, the band's outer edge, the
 # outer side.
@@ -102,11 +97,8 @@ def _rim_scores(
 
 # What a rim test passes for the inputs of the other kind of test (see `score_rims`).
 _NO_FLOOR = np.zeros(0, dtype=np.float32)
-
 _NO_LIGHTNESS = np.zeros(0, dtype=np.uint16)
-
 _NO_LABELS = np.zeros(0, dtype=np.uint8)
-
 _NO_LABELS_ALLOWED = np.zeros(0, dtype=bool)
 
 
@@ -282,7 +274,6 @@ def _split(scores, groups) -> list[tuple[np.ndarray, ...]]:
 
 # The best grid point and its 8 neighbours.
 _NEIGHBOURS = np.array([[x, y] for x in (-1, 0, 1) for y in (-1, 0, 1)], dtype=float)
-
 _MIDDLE = 4  # the best point itself, in `_NEIGHBOURS`
 
 

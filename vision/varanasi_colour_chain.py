@@ -49,8 +49,8 @@ def colour_chain(work_labels, labels, edges, frame: ParsedProfile, seed, radii: 
     labels `work_labels`, where labels are measured (`labels` is their full-resolution copy, pixel
     for pixel): a quarter of the pixels. The distance transform is taken on the full-resolution
     copy of the footprint, so that circles are fitted in full-resolution steps: on the reduced
-    footprint the fitted centre moved by a pixel or two, which on the tracker's simulated game
-    tipped a ring colour (a 4orange under a 3green far off-centre read green).
+    footprint the fitted centre moves by a pixel or two, enough to tip the colour of a ring far
+    off-centre.
     """
     pieces = frame.pieces
     board = len(frame.colours.names)
@@ -146,8 +146,8 @@ def colour_chain(work_labels, labels, edges, frame: ParsedProfile, seed, radii: 
             # The bottom disc's footprint also takes in what lies beside it on the board (glare,
             # a drawn line, its shadow), which only ever makes it bigger: where the rim of the
             # size fitted shows in part, the next size down is looked for too, and taken where
-            # its rim shows more and makes a disc present (lone 1s on glare layouts were read as
-            # 2s whose rims showed 0.35-0.60, carried by their footprints' size).
+            # its rim shows more and makes a disc present (a lone disc beside glare would
+            # otherwise be read a size bigger, carried by its footprint's size).
             fit = _fuller_rim(edges, frame, fits[size], [(cx, cy), reference], expected[smaller[0]], 0.5 * spacing)
             if fit is not None:
                 handed_over = (size, fits[size])
@@ -165,7 +165,7 @@ def colour_chain(work_labels, labels, edges, frame: ParsedProfile, seed, radii: 
         # colour step all round: one whose rim does not show is glare or shade on the face below
         # (a glare spot on a 3orange, labelled yellow, fitted a 1yellow), left to the edge tests.
         # Not a disc the colour of the board: where it overhangs the disc below, its rim is faint
-        # again (a 2white on the turned bench showed 0.52 in edge presence).
+        # again.
         shown = edge_presence(fits[size][1], frame)
         if below is None or shown >= 0.5 or colour in frame.board_like_colours:
             presence = max(presence, shown)
@@ -296,8 +296,8 @@ def _refit_around_reference(edges: EdgeField, fit, footprint_centre, reference, 
     below), the size is looked for there too, and the better fit kept: the higher coverage, the
     sharper rim on a tie, as `best_circle` ranks the centres it tries (a shadow's edge is softer than
     a rim). A disc higher up whose rim shows whole is left as fitted: it may rest up to 4 mm off the
-    face below, farther than `reach`, and looking for every such disc there too (twice the searches
-    on the bench) moved no stack.
+    face below, farther than `reach`; looking for every such disc there too would double the
+    searches for no change in what is read.
     """
     beyond = max(np.hypot(*np.subtract(fit[0], reference)), np.hypot(*np.subtract(footprint_centre, reference))) > reach
     if not beyond or (fit[1] >= 1.0 and not bottom):
@@ -335,9 +335,8 @@ def _face_centre(edges: EdgeField, labels, colour: int, no_colour: int, centre, 
     through a soft or resampled view (the rim coverage saturates over the band's whole width).
     The face's own edge is the first edge met going outward from inside the face: its colour
     against the darker side band, or against the board, a shadow or the disc below. The circle
-    fitted to those points is taken when it lies within `reach` of the sharpest one. Once: fits
-    from the last fit while they converge (branch vedge2) read the same photos on every bench row
-    at two to three times the cost.
+    fitted to those points is taken when it lies within `reach` of the sharpest one. It is fitted
+    once: iterating to convergence reads the same at two to three times the cost.
     """
     fit = _face_edge_fit(edges, labels, colour, no_colour, np.asarray(centre, dtype=float), radius, reach)
     return centre if fit is None else fit

@@ -174,7 +174,7 @@ def _farther_lines(context: EdgeContext, weak: list, known, line: DarkLine) -> l
     on one disc, whose line shows better farther off: by as much as that disc's own centre is
     uncertain, and within the overhang of a centre where it may truly lie. A blurred rim shows
     fully from several pixels of centres, and the sharpest circle among them can lean 4-5 px to
-    one side (soft S1 ill02a's 2green, its 1green 12 px off the centre fitted). Asked only where
+    one side. Asked only where
     the line showed near but too little to make the disc present: a disc just beyond the reach
     still lies in the band of the nearest circles over part of its arc."""
     if not weak:

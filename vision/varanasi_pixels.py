@@ -48,7 +48,6 @@ def chromaticity_noise(lab_bytes: np.ndarray, mask: np.ndarray) -> float:
     return 1.4826 * float(np.median(spread))
 
 
-
 def level_growth(level: int, pieces: PieceSet) -> float:
     """Apparent enlargement of a disc resting `level` discs above the table."""
     return 1.0 / (1.0 - level * pieces.thickness_mm / CAMERA_HEIGHT_MM)

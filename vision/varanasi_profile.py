@@ -11,7 +11,7 @@ import numpy as np
 from engines.errors import ArbiterError
 from vision.varanasi_colour import ColourModel, lab_to_srgb
 from vision.varanasi_geometry import ScaleField
-from vision.varanasi_params import LABEL_SIGMA
+from vision.varanasi_params import LABEL_SIGMA, PARSED_PROFILES_KEPT
 from vision.varanasi_pieces import PieceSet
 from vision.varanasi_scene import board_distance2
 
@@ -26,10 +26,9 @@ class ParsedProfile:
     # The colour of a disc's ring is judged with greys (black, white) growing lighter along the
     # lamp's grey axis: a black face lit lighter than in calibration takes more of a tinted
     # lamp's tint. Pixel labels keep the plain lightness axis: they shape footprints and rim
-    # tests, and with the grey axis white pixels on a cream board moved between white and board
-    # (the plain bench lost a 2white and a 1yellow on S1 ill03b). Rings, not labels, also allow
-    # for glare on a face (`GlareModel`), whose clipped channels turn its hue: the ring's median
-    # is what names a disc, and it is where an orange face washed yellow was lost.
+    # tests, and with the grey axis white pixels on a cream board move between white and board.
+    # Rings, not labels, also allow for glare on a face (`GlareModel`), whose clipped channels
+    # turn its hue: the ring's median is what names a disc.
     ring_colours: ColourModel
     board: dict
     board_area: np.ndarray | None
@@ -78,9 +77,6 @@ class ParsedProfile:
 # parsing (colour models, board area) costs about 0.3 ms a frame. Each is kept with a copy of
 # the profile as it was parsed, so that a profile changed in place is parsed again.
 _PARSED_PROFILES: dict[int, tuple[dict, dict, ParsedProfile]] = {}
-
-_PARSED_PROFILES_KEPT = 4
-
 # A web page and a table's tracker may read frames from two threads.
 _PARSED_PROFILES_LOCK = threading.Lock()
 
@@ -94,7 +90,7 @@ def parsed_profile(profile: dict) -> ParsedProfile:
         except (TypeError, ValueError):  # values that do not compare (arrays): parsed again
             pass
         frame = ParsedProfile.from_profile(profile)
-        while len(_PARSED_PROFILES) >= _PARSED_PROFILES_KEPT:
+        while len(_PARSED_PROFILES) >= PARSED_PROFILES_KEPT:
             _PARSED_PROFILES.pop(next(iter(_PARSED_PROFILES)))
         # The profile itself is kept too, so that its id cannot be taken by another object.
         _PARSED_PROFILES[id(profile)] = (profile, copy.deepcopy(profile), frame)

@@ -118,7 +118,6 @@ def _columns_and_rows(flat: np.ndarray, width: int) -> tuple[np.ndarray, np.ndar
 
 # (dy, dx) of a vote peak's 5x5 neighbourhood, split into its 8 nearest pixels and the 16 around them.
 _NEAREST = np.array([(dy, dx) for dy in range(-1, 2) for dx in range(-1, 2) if dy or dx])
-
 _OUTER_RING = np.array([(dy, dx) for dy in range(-2, 3) for dx in range(-2, 3) if max(abs(dy), abs(dx)) == 2])
 
 

@@ -6,17 +6,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.varanasi_circles import (
-    _best,
-    _disc_of_points,
-    _disc_offsets,
-    _rim_scores,
-    _rims_to_exclude,
-    best_circles,
-    best_circles_and_grid_points,
-    circles_beyond,
-    rim_hits,
-)
+from vision.varanasi_circles import _best, _disc_of_points, _disc_offsets, _rim_scores, _rims_to_exclude, best_circles, best_circles_and_grid_points, circles_beyond, rim_hits
 from vision.varanasi_geometry import DarkLine, edge_field
 from vision.varanasi_params import RIM_ANGLES, VALLEY_ARC_EASING, VALLEY_LEAST_DEPTH
 

@@ -10,14 +10,7 @@ import pytest
 
 from vision.varanasi_geometry import ScaleField, _median_of_many, edge_field, to_full, to_work
 from vision.varanasi_params import VOTE_WEIGHT
-from vision.varanasi_votes import (
-    _columns_and_rows,
-    _points_over,
-    _smoothed_vote_planes,
-    centre_vote_peaks,
-    centre_votes,
-    radius_maps,
-)
+from vision.varanasi_votes import _columns_and_rows, _points_over, _smoothed_vote_planes, centre_vote_peaks, centre_votes, radius_maps
 
 
 def test_radius_maps_are_stored_pixel_by_pixel_with_the_same_values():
@@ -262,7 +255,8 @@ def test_a_footprint_of_one_part_near_the_point_is_its_own_component():
 def test_board_like_cells_are_those_mostly_board_as_the_mean_said(grid):
     # Cells counted by two one-axis sums of bytes: the same cells as the mean of their samples
     # at least one half, with cells near half board (7 to 9 of 16 samples) in plenty.
-    from vision.varanasi_scene import BOARD_SIGMA, CELL_SIDE, board_distance2, board_like_grid
+    from vision.varanasi_params import BOARD_SIGMA, CELL_SIDE
+    from vision.varanasi_scene import board_distance2, board_like_grid
 
     board = {"lab_mean": [200.0, 130.0, 140.0], "lab_covariance": [[20.0, 1.0, 0.0], [1.0, 4.0, 0.5], [0.0, 0.5, 4.0]]}
     cols, rows = grid
