@@ -65,16 +65,16 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
     # The bottom circle (x, y, radius) of each tower read, as Python numbers: every seed is
     # compared with them (about 70 comparisons a frame).
     outlines: list[tuple[float, float, float]] = []
-    peaks, weak_peaks = _vote_peaks(edges, frame)
+    peaks, weak_peaks = vote_peaks(edges, frame)
     for seed, weak in _seeds(peaks, weak_peaks):
         # A weaker vote peak inside a tower already read is that tower again (an upper disc).
         if any(np.hypot(seed[0] - x, seed[1] - y) < radius for x, y, radius in outlines):
             continue
         if len(towers) == len(frame.pieces.sizes) * len(frame.pieces.colours):
             break  # a tower per disc of the set already: the rest cannot be towers
-        if weak and not _coloured_middle(edges.lab, frame, seed):
+        if weak and not coloured_middle(edges.lab, frame, seed):
             continue
-        tower = _read_tower(image_bgr, edges.lab, frame, seed, threshold, tuple(outlines), peaks)
+        tower = read_tower(image_bgr, edges.lab, frame, seed, threshold, tuple(outlines), peaks)
         if tower is not None:
             towers.append(tower)
             bottom = tower.discs[0]
@@ -84,7 +84,7 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> VaranasiObservation:
     return VaranasiObservation(towers, scene, note)
 
 
-def _vote_peaks(edges, frame: ParsedProfile) -> tuple[list[tuple[float, float, float]], list[tuple[float, float, float]]]:
+def vote_peaks(edges, frame: ParsedProfile) -> tuple[list[tuple[float, float, float]], list[tuple[float, float, float]]]:
     """(x, y, radius) of each centre-vote peak over the seed bar, and of each weaker one over
     WEAK_SEED_SHARE, full-resolution pixels, strongest first, as Python numbers (peaks are
     compared one by one, which costs several times more on numpy's scalars)."""
@@ -108,7 +108,7 @@ def _seeds(peaks, weak_peaks=()) -> list[tuple[np.ndarray, bool]]:
     return [(np.array([x, y]), weak) for x, y, _, weak in kept]
 
 
-def _coloured_middle(work_lab, frame: ParsedProfile, seed) -> bool:
+def coloured_middle(work_lab, frame: ParsedProfile, seed) -> bool:
     """Whether nearly all of the frame within half the smallest disc's radius of `seed` (full
     pixels) is labelled a disc colour, as a tower's middle is (see WEAK_SEED_SHARE)."""
     half = max(1, round(to_work(min(frame.pieces.radii_mm) * float(frame.scale.at(*seed)) / 2)))
@@ -118,7 +118,7 @@ def _coloured_middle(work_lab, frame: ParsedProfile, seed) -> bool:
     return np.count_nonzero(labels < len(frame.colours.names)) >= COLOURED_MIDDLE_SHARE * labels.size
 
 
-def _read_tower(
+def read_tower(
     image_bgr, work_lab, frame: ParsedProfile, seed_full, threshold: float, outlines=(), peaks=(),
 ) -> TowerReading | None:
     """Read one tower at full resolution around its vote peak.

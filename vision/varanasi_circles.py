@@ -56,20 +56,20 @@ def rim_scores(
     Coverage saturates within a pixel or two of the true centre; sharpness, the mean edge
     strength exactly on the circle, peaks there and so breaks the tie.
     """
-    return _rim_scores(edges, [(centres, radius)], _rims_to_exclude(exclude, gap), strictness, valley, whole_circle)
+    return rim_scores_of_groups(edges, [(centres, radius)], rims_to_exclude(exclude, gap), strictness, valley, whole_circle)
 
 
 def rim_hits(edges: EdgeField, centre, radius: float, exclude=(), gap: float = 0.0, strictness: float = 1.0) -> np.ndarray:
     """The directions (RIM_ANGLES booleans) that count towards `rim_scores`' coverage of one circle."""
-    return _rim_scores(edges, [(centre, radius)], _rims_to_exclude(exclude, gap), strictness, None, hits_only=True)[0]
+    return rim_scores_of_groups(edges, [(centre, radius)], rims_to_exclude(exclude, gap), strictness, None, hits_only=True)[0]
 
 
-def _rim_scores(
+def rim_scores_of_groups(
     edges: EdgeField, circles, known: "RimsToExclude", strictness: float, valley: "DarkLine | None",
     whole_circle: bool = False, scattered: bool = False, hits_only: bool = False,
 ) -> tuple[np.ndarray, ...]:
     """`rim_scores` of several groups of centres, (centres, radius) each, in one pass, their
-    scores one after the other. The rims to exclude come as `_rims_to_exclude` made them. With
+    scores one after the other. The rims to exclude come as `rims_to_exclude` made them. With
     `scattered`, a third array: the share of directions that pass before the run rule. With
     `hits_only`, instead the directions that count (n, RIM_ANGLES booleans)."""
     if len(circles) == 1:
@@ -112,8 +112,8 @@ class RimsToExclude(NamedTuple):
     bounds2: np.ndarray
 
 
-def _rims_to_exclude(exclude, gap: float) -> RimsToExclude:
-    """`exclude` (x, y, r of known neighbours) as `_rim_scores` takes it."""
+def rims_to_exclude(exclude, gap: float) -> RimsToExclude:
+    """`exclude` (x, y, r of known neighbours) as `rim_scores_of_groups` takes it."""
     if len(exclude) == 0:
         return _NO_RIMS
     known = np.asarray(exclude, dtype=np.float32)
@@ -161,12 +161,12 @@ def best_circles_and_grid_points(
     (see `circles_beyond`)."""
     if not searches:
         return [], []
-    known = _rims_to_exclude(exclude, gap)  # once for the two or three passes below
-    grids = [(_disc_of_points(centre, reach, GRID_PX), radius) for centre, radius, reach in searches]
-    grid_scores = _split(_rim_scores(edges, grids, known, strictness, valley, scattered=pixels is not None), grids)
+    known = rims_to_exclude(exclude, gap)  # once for the two or three passes below
+    grids = [(disc_of_points(centre, reach, GRID_PX), radius) for centre, radius, reach in searches]
+    grid_scores = _split(rim_scores_of_groups(edges, grids, known, strictness, valley, scattered=pixels is not None), grids)
     bests = []
     for (candidates, _), scores in zip(grids, grid_scores):
-        index = _best(scores)
+        index = best_index(scores)
         # The best point has the highest coverage: whether it is above 0 is whether any is.
         bests.append((candidates[index], scores[0][index] > 0.0))
     # A dark line is about a pixel wide and counts only in runs of five directions: from a grid
@@ -176,9 +176,9 @@ def best_circles_and_grid_points(
     on_grid = [best for best, _ in bests]  # where a search that finds nothing leaves its circle
     if dense:
         off_grid = [(_off_grid_points(searches[i][0], min(searches[i][2], pixels.reach)), grids[i][1]) for i in dense]
-        pixel_scores = _split(_rim_scores(edges, off_grid, known, strictness, valley), off_grid)
+        pixel_scores = _split(rim_scores_of_groups(edges, off_grid, known, strictness, valley), off_grid)
         for search, (points, _), scores in zip(dense, off_grid, pixel_scores):
-            index = _best(scores)
+            index = best_index(scores)
             if scores[0][index] > 0.0:
                 bests[search] = (points[index], True)
     # No rim anywhere on a grid (most sizes tried are absent): a pixel off would not show one
@@ -211,12 +211,12 @@ def circles_beyond(
     (the grids are alike inside, in the same order, so the same point is best)."""
     if not searches:
         return []
-    known = _rims_to_exclude(exclude, gap)
+    known = rims_to_exclude(exclude, gap)
     grids = [(_ring_of_points(centre, inner, reach, rival), radius) for centre, radius, inner, reach, rival in searches]
     bests = []
-    for (candidates, _), scores, (*_, rival) in zip(grids, _split(_rim_scores(edges, grids, known, 1.0, valley), grids),
+    for (candidates, _), scores, (*_, rival) in zip(grids, _split(rim_scores_of_groups(edges, grids, known, 1.0, valley), grids),
                                                    searches):
-        index = _best(scores)
+        index = best_index(scores)
         beyond = scores[0][index] > 0.0 and not np.array_equal(candidates[index], rival)
         bests.append(candidates[index] if beyond else None)
     refinements = iter(_around(edges, [(best, radius) for best, (_, radius) in zip(bests, grids) if best is not None],
@@ -225,8 +225,8 @@ def circles_beyond(
 
 
 def _best_of(centres: np.ndarray, scores) -> tuple[np.ndarray, float]:
-    """(centre, coverage) of the best of `centres` by their `scores` (see `_best`)."""
-    index = _best(scores)
+    """(centre, coverage) of the best of `centres` by their `scores` (see `best_index`)."""
+    index = best_index(scores)
     return centres[index], float(scores[0][index])
 
 
@@ -236,7 +236,7 @@ def _around(edges: EdgeField, points, known: "RimsToExclude", strictness: float,
     if not points:
         return []
     refined = [(_NEIGHBOURS + point, radius) for point, radius in points]
-    return list(zip((around for around, _ in refined), _split(_rim_scores(edges, refined, known, strictness, valley),
+    return list(zip((around for around, _ in refined), _split(rim_scores_of_groups(edges, refined, known, strictness, valley),
                                                                  refined)))
 
 
@@ -245,7 +245,7 @@ def centres_as_good(edges: EdgeField, centre, radius: float, reach: float) -> np
     shows at least as well as at `centre` (as `best_circle` judges it), `centre` among them. A
     blurred rim covers fully over several pixels of centres, and the sharpest circle among
     them, the one fitted, may lie anywhere on that plateau."""
-    points = _disc_of_points(centre, reach, 1.0)
+    points = disc_of_points(centre, reach, 1.0)
     coverage = rim_scores(edges, points, radius)[0]
     at_centre = coverage[(points == np.rint(np.asarray(centre, dtype=float))).all(axis=1)][0]
     return points[coverage >= at_centre]
@@ -279,30 +279,30 @@ _MIDDLE = 4  # the best point itself, in `_NEIGHBOURS`
 
 def _off_grid_points(centre, reach: float) -> np.ndarray:
     """The whole pixels within `reach` of `centre` (rounded) that the grid of GRID_PX leaves out."""
-    offsets = _disc_offsets(reach, 1.0)
+    offsets = disc_offsets(reach, 1.0)
     return offsets[(offsets % GRID_PX != 0.0).any(axis=1)] + np.rint(np.asarray(centre, dtype=float))
 
 
 def _ring_of_points(centre, inner: float, reach: float, kept) -> np.ndarray:
-    """The points of the grid of `_disc_of_points(centre, reach, GRID_PX)` beyond `inner` of it
+    """The points of the grid of `disc_of_points(centre, reach, GRID_PX)` beyond `inner` of it
     and the point `kept`, in that grid's order."""
     offsets, distance2 = _grid_offsets(math.ceil(reach / GRID_PX), GRID_PX)
     middle = np.rint(np.asarray(centre, dtype=float))
-    # The bounds of `_disc_offsets`, so that the points within `inner` are those of its disc.
+    # The bounds of `disc_offsets`, so that the points within `inner` are those of its disc.
     wanted = _within_reach(distance2, reach) & (~_within_reach(distance2, inner) | (offsets == kept - middle).all(axis=1))
     return offsets[wanted] + middle
 
 
-def _disc_of_points(centre, reach: float, spacing: float) -> np.ndarray:
+def disc_of_points(centre, reach: float, spacing: float) -> np.ndarray:
     """The points of a square grid of `spacing` around `centre` (rounded to a whole pixel) within
     `reach` of it."""
-    return _disc_offsets(reach, spacing) + np.rint(np.asarray(centre, dtype=float))
+    return disc_offsets(reach, spacing) + np.rint(np.asarray(centre, dtype=float))
 
 
 # Typed: a reach as float32 bounds the disc in float32 arithmetic, as the plain form did.
 @lru_cache(maxsize=256, typed=True)
-def _disc_offsets(reach: float, spacing: float) -> np.ndarray:
-    """The offsets of `_disc_of_points`, once per reach: a tower's searches keep their reaches
+def disc_offsets(reach: float, spacing: float) -> np.ndarray:
+    """The offsets of `disc_of_points`, once per reach: a tower's searches keep their reaches
     from round to round (about two calls in three on the bench find them here)."""
     offsets, distance2 = _grid_offsets(math.ceil(reach / spacing), spacing)
     return offsets[_within_reach(distance2, reach)]
@@ -324,7 +324,7 @@ def _grid_offsets(steps: int, spacing: float) -> tuple[np.ndarray, np.ndarray]:
     return offsets, (dx * dx + dy * dy).ravel()
 
 
-def _best(scores) -> int:
+def best_index(scores) -> int:
     """Index of the highest coverage, the sharpest rim among equals (further scores ignored)."""
     coverage, sharpness = scores[:2]
     return int(np.lexsort((sharpness, coverage))[-1])

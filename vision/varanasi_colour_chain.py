@@ -130,11 +130,11 @@ def colour_chain(work_labels, labels, edges, frame: ParsedProfile, seed, radii: 
             # peak: a tower's shadow on the board draws an arc of the bottom size beside it,
             # whose votes can outrank the disc's own (a 4orange's plane peaked 11 px off it): its
             # own peak is only a second place to look (`_refit_around_own_peak`).
-            around = reference if below is None else _own_vote_peak(peaks, size, reference, zone)
+            around = reference if below is None else own_vote_peak(peaks, size, reference, zone)
             fits[size] = _refit_around_reference(edges, fits[size], (cx, cy), around, expected[size],
                                                  0.5 * spacing, bottom=below is None)
             if below is None:
-                fits[size] = _refit_around_own_peak(edges, fits[size], _own_vote_peak(peaks, size, reference, zone),
+                fits[size] = _refit_around_own_peak(edges, fits[size], own_vote_peak(peaks, size, reference, zone),
                                                     reference, expected[size], 0.5 * spacing)
             if below is not None and nearest[-1] > size:
                 # The footprint's circle lay between the size taken and a bigger one: a disc of that
@@ -174,19 +174,19 @@ def colour_chain(work_labels, labels, edges, frame: ParsedProfile, seed, radii: 
         chain[size] = (centre, presence, colour)
         if colour is None or size == min(pieces.sizes):
             break
-        # What lies on the disc is looked for inside its top face (`_face_centre`), which its side
+        # What lies on the disc is looked for inside its top face (`face_centre`), which its side
         # band and shadow do not pull aside as they do the outline. The face is fitted only when
         # something shows inside the outline (the footprint survives the opening): a tower's top
         # disc needs none.
-        corner, footprint = _footprint_on(work_labels, board, colour, centre, radius, RIM_INSET * spacing,
+        corner, footprint = footprint_on(work_labels, board, colour, centre, radius, RIM_INSET * spacing,
                                           opening_radius)
         opened = cv2.morphologyEx(footprint.view(np.uint8), cv2.MORPH_OPEN, opening)
         if not opened.any():
             break
-        face = _face_centre(edges, labels, colour, board + 1, centre, radius, 0.5 * spacing)
+        face = face_centre(edges, labels, colour, board + 1, centre, radius, 0.5 * spacing)
         # No face fitted (about two in five) leaves the outline's centre, and so the same footprint.
         if not np.array_equal(face, centre):
-            corner, footprint = _footprint_on(work_labels, board, colour, face, radius, RIM_INSET * spacing,
+            corner, footprint = footprint_on(work_labels, board, colour, face, radius, RIM_INSET * spacing,
                                               opening_radius)
             opened = cv2.morphologyEx(footprint.view(np.uint8), cv2.MORPH_OPEN, opening)
         reference, below, lower_colour = face, size, colour
@@ -252,7 +252,7 @@ def _fuller_rim(edges: EdgeField, frame: ParsedProfile, fit, starts, radius: flo
     return best if edge_presence(best[1], frame) >= 0.5 and best[1] > fit[1] else None
 
 
-def _own_vote_peak(peaks, size: int, reference, reach: float) -> np.ndarray:
+def own_vote_peak(peaks, size: int, reference, reach: float) -> np.ndarray:
     """Of the centre-vote `peaks` ((size, centre) in the crop), the centre of the one of `size`
     nearest `reference` within `reach`, else `reference`."""
     own = [centre for peak_size, centre in peaks if peak_size == size and np.hypot(*(centre - reference)) <= reach]
@@ -316,7 +316,7 @@ def _better_fit(edges: EdgeField, radius: float, first, second) -> tuple[np.ndar
     return second if sharpness[1] > sharpness[0] else first
 
 
-def _footprint_on(work_labels, board: int, colour: int, centre, radius: float, inset: float, opening_radius: int):
+def footprint_on(work_labels, board: int, colour: int, centre, radius: float, inset: float, opening_radius: int):
     """(top left pixel (x, y; reduced) of a box, footprint on that box) of what is neither board
     nor `colour` within `inset` inside the circle of `radius` around `centre` (full-resolution
     pixels) on the reduced labels; the box leaves a margin wider than the opening."""
@@ -327,7 +327,7 @@ def _footprint_on(work_labels, board: int, colour: int, centre, radius: float, i
     return corner, inside & (work_labels[box] != board) & (work_labels[box] != colour)
 
 
-def _face_centre(edges: EdgeField, labels, colour: int, no_colour: int, centre, radius: float, reach: float):
+def face_centre(edges: EdgeField, labels, colour: int, no_colour: int, centre, radius: float, reach: float):
     """The centre of a disc's top face, from the sharpest circle's `centre`.
 
     The sharpest circle fits the outline, which the disc's side band (on the side away from the

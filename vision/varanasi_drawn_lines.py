@@ -22,8 +22,8 @@ from vision.varanasi_profile import ParsedProfile, chromaticity
 def rim_of_drawn_line(context: EdgeContext, accepted: dict, known, size: int, centre, radius: float) -> bool:
     """Whether a bottom disc under accepted discs (whose rims are `known`, see `_known_rims`) was
     found on the edges of a line drawn on the board: along more than half of the directions where
-    its rim shows, that edge bounds a band with the board on both sides (`_drawn_bands`) whose
-    colour is not the board's in shade (`_inked`). The board's drawing around a tower (an arch)
+    its rim shows, that edge bounds a band with the board on both sides (`drawn_bands`) whose
+    colour is not the board's in shade (`inked`). The board's drawing around a tower (an arch)
     has two edges a few millimetres apart, and circles of the sizes under the tower fit them; a
     disc's rim has its own face on one side. Asked in every set: white on a cream board shows the
     board on both sides of its shadow too, but a shadow is the board's colour, only darker."""
@@ -41,13 +41,13 @@ def rim_of_drawn_line(context: EdgeContext, accepted: dict, known, size: int, ce
     # Every direction's ray is sampled at once; the colour of a band (a colour conversion, and
     # the board's noise) is asked only when enough directions show one.
     needed = len(hits) // 2 + 1
-    bands = _drawn_bands(context.smooth_lab, centre, radius, hits, reach, board, step, known)
+    bands = drawn_bands(context.smooth_lab, centre, radius, hits, reach, board, step, known)
     if len(bands) < needed:
         return False
-    return int(np.count_nonzero(_inked(bands, board, context.board_noise))) >= needed
+    return int(np.count_nonzero(inked(bands, board, context.board_noise))) >= needed
 
 
-def _drawn_bands(lab, centre, radius: float, directions: np.ndarray, reach: int, board, step: float,
+def drawn_bands(lab, centre, radius: float, directions: np.ndarray, reach: int, board, step: float,
                  known) -> list[np.ndarray]:
     """The Lab samples of the band on the board that the rim of a circle bounds, in each of
     `directions` (of RIM_ANGLES) that has one. Across the rim, from `reach` px inside to `reach`
@@ -55,7 +55,7 @@ def _drawn_bands(lab, centre, radius: float, directions: np.ndarray, reach: int,
     tower), samples within `step` (the lightness step the edge threshold stands for) of the
     board's Lab are board. The band is the run of other samples within BAND_NEAR_PX of the rim;
     it counts when board lies on both sides of it, not inside a disc already found (a face of the
-    board's colour above). Whether it is drawn, not shade, is its colour's to tell (`_inked`)."""
+    board's colour above). Whether it is drawn, not shade, is its colour's to tell (`inked`)."""
     angles = 2.0 * np.pi * directions / RIM_ANGLES
     along = radius + np.arange(-reach, reach + 1)
     xs = np.rint(centre[0] + along * np.cos(angles)[:, None]).astype(np.intp)
@@ -99,15 +99,15 @@ def _band_near_rim(on_board: list[bool], bounds: list[int], rim: int, xs, ys, kn
     return None
 
 
-def _inked(bands: list[np.ndarray], board, noise: float) -> np.ndarray:
+def inked(bands: list[np.ndarray], board, noise: float) -> np.ndarray:
     """Whether each band's median chromaticity is farther from the board's than LABEL_SIGMA times
     the board's pixel noise in chromaticity (`noise`): a shadow or a white disc's side is the
     board's colour in shade, an ink is not."""
-    *inks, paper = chromaticity(np.array([*_band_medians(bands), board], dtype=np.float64))
+    *inks, paper = chromaticity(np.array([*band_medians(bands), board], dtype=np.float64))
     return np.array([float(np.abs(ink - paper).sum()) > LABEL_SIGMA * noise for ink in inks])
 
 
-def _band_medians(bands: list[np.ndarray]) -> np.ndarray:
+def band_medians(bands: list[np.ndarray]) -> np.ndarray:
     """Each band's median Lab (float32 samples, (length, 3) each) as `np.median` gives it: the
     bands padded to one length with infinities and sorted in one call (a call of `np.median`
     costs many times the sorting of a band of a few samples)."""

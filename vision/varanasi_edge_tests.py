@@ -110,13 +110,13 @@ def edge_candidates(sizes: list[int], accepted: dict, context: EdgeContext) -> t
             if ring == below_colour and not same_colour:
                 # Its colour is then not the one below, as in the colour chain.
                 ring = most_common(counts, exclude=ring)
-        if same_colour and _board_like(labels_counts, frame):
+        if same_colour and board_like(labels_counts, frame):
             # A disc the colour of the board (white on cream under a dim lamp) shows board just
             # inside its rim and only a fringe of the colour below, blurred across its edge: that
             # fringe does not make it a disc on one of its own colour, unless the disc below
             # looks like board at its rim too (white on white).
             lower_radius = context.radii[below] * level_growth(tower_level(below, accepted), pieces)
-            same_colour = _board_like_ring(context, accepted[below][0], lower_radius)
+            same_colour = board_like_ring(context, accepted[below][0], lower_radius)
         tests[size] = (centre, coverage, ring, below_colour if same_colour else None)
         if same_colour:
             # On a disc of its own colour only the thin dark line of its side shows; shadows
@@ -263,12 +263,12 @@ def _steps_in_colour(counts: np.ndarray, lower: int, frame: ParsedProfile) -> bo
     return others.sum() >= STEP_SHARE * counts[lower]
 
 
-def _board_like_ring(context: "EdgeContext", centre, radius: float) -> bool:
-    """Whether the ring just inside a circle is board-like (see `_board_like`)."""
-    return _board_like(ring_counts(context.labels, len(context.frame.colours.names) + 2, centre, radius), context.frame)
+def board_like_ring(context: "EdgeContext", centre, radius: float) -> bool:
+    """Whether the ring just inside a circle is board-like (see `board_like`)."""
+    return board_like(ring_counts(context.labels, len(context.frame.colours.names) + 2, centre, radius), context.frame)
 
 
-def _board_like(counts: np.ndarray, frame: ParsedProfile) -> bool:
+def board_like(counts: np.ndarray, frame: ParsedProfile) -> bool:
     """Whether a ring's label counts (`ring_counts` of every label, board and other included)
     hold more pixels labelled board, or a colour the camera can barely tell from the board (white
     on cream), than of any other label (other included)."""

@@ -64,12 +64,12 @@ def pixel_labels(lab: np.ndarray, frame: ParsedProfile) -> np.ndarray:
     smooth = smooth_image.reshape(-1, 3)
     board_distances, board_log_norm = board_distance2_by_terms(smooth, _local_board(smooth_image, frame.board))
     distances = [*frame.colours.distances2(smooth), board_distances]
-    labels = _most_likely([*frame.colours.log_norms, np.float64(board_log_norm)], distances)
+    labels = most_likely_labels([*frame.colours.log_norms, np.float64(board_log_norm)], distances)
     labels[np.minimum.reduce(distances) > LABEL_SIGMA ** 2] = len(frame.colours.names) + 1
     return labels.reshape(lab.shape[:2])
 
 
-def _most_likely(log_norms, distances) -> np.ndarray:
+def most_likely_labels(log_norms, distances) -> np.ndarray:
     """Per pixel, the index (uint8) of the largest log norm - 0.5 squared distance, the first of
     equals as numpy's argmax gives; `log_norms` float64 numbers and `distances` one array of
     pixels per label. Label by label: numpy's argmax over a short last axis costs several times

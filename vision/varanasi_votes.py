@@ -41,7 +41,7 @@ def centre_votes(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
     scores about the same whatever the size.
     """
     votes = np.empty(radii.shape, dtype=np.float32)
-    for plane, counts in enumerate(_smoothed_vote_planes(edges, radii)):
+    for plane, counts in enumerate(smoothed_vote_planes(edges, radii)):
         np.divide(counts, radii[plane], out=votes[plane])
     votes /= VOTE_WEIGHT  # per unit of circumference
     return votes
@@ -53,11 +53,11 @@ def centre_vote_peaks(edges: EdgeField, radii: np.ndarray, bar: float) -> list[t
     bar can be passed (whole planes cost more to divide than to smooth)."""
     width = edges.shape[1]
     peaks = []
-    for plane, (radius_map, counts) in enumerate(zip(radii, _smoothed_vote_planes(edges, radii))):
+    for plane, (radius_map, counts) in enumerate(zip(radii, smoothed_vote_planes(edges, radii))):
         # Over the bar only where the counts pass it at the plane's smallest radius; slightly
         # under that bound, so that no rounding can leave a peak out.
         least = 0.999 * bar * VOTE_WEIGHT * _least_radii(radii)[plane]
-        xs, ys = _columns_and_rows(_points_over(counts, least), width)
+        xs, ys = columns_and_rows(points_over(counts, least), width)
         if len(xs) == 0:
             continue
         radius = radius_map[ys, xs]
@@ -68,16 +68,16 @@ def centre_vote_peaks(edges: EdgeField, radii: np.ndarray, bar: float) -> list[t
         # peak, a few hundred a plane at the weak bar) fail, then the few left against the rest
         # of their 5x5 neighbourhood. Each is one selection on all the points left: each numpy
         # call on a few dozen points costs more than its arithmetic.
-        kept = (votes > np.float32(bar)) & (votes >= _neighbourhood_votes(counts, radius_map, ys, xs, _NEAREST).max(axis=1))
+        kept = (votes > np.float32(bar)) & (votes >= neighbourhood_votes(counts, radius_map, ys, xs, _NEAREST).max(axis=1))
         votes, xs, ys, radius = votes[kept], xs[kept], ys[kept], radius[kept]
-        kept = votes >= _neighbourhood_votes(counts, radius_map, ys, xs, _OUTER_RING).max(axis=1)
+        kept = votes >= neighbourhood_votes(counts, radius_map, ys, xs, _OUTER_RING).max(axis=1)
         # As Python numbers (the same values): the recogniser compares peaks one by one, which
         # costs several times more on numpy's scalars.
         peaks += zip(votes[kept].tolist(), xs[kept].tolist(), ys[kept].tolist(), radius[kept].tolist())
     return peaks
 
 
-def _neighbourhood_votes(counts, radius_map, ys, xs, offsets) -> np.ndarray:
+def neighbourhood_votes(counts, radius_map, ys, xs, offsets) -> np.ndarray:
     """(points, offsets) `centre_votes` of one plane at each (dy, dx) of `offsets` from each
     point, clipped to the frame; the same float32 values as the point's own votes."""
     height, width = counts.shape
@@ -100,7 +100,7 @@ def _least_radii(radii: np.ndarray) -> list[float]:
 _LEAST_RADII: dict[int, tuple[np.ndarray, list[float]]] = {}
 
 
-def _points_over(plane: np.ndarray, bar: float) -> np.ndarray:
+def points_over(plane: np.ndarray, bar: float) -> np.ndarray:
     """Flat indices, in row order, of the pixels of a float32 plane over `bar` (compared in
     float32, as OpenCV's `compare` of such a plane with a number does). numpy lists them from
     its boolean mask several times faster than OpenCV's `findNonZero` from an 8-bit one, whose
@@ -109,7 +109,7 @@ def _points_over(plane: np.ndarray, bar: float) -> np.ndarray:
     return np.flatnonzero(plane > np.float32(bar))
 
 
-def _columns_and_rows(flat: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
+def columns_and_rows(flat: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
     """Columns and rows of flat indices into an image `width` pixels wide (one division: a
     remainder costs as much again)."""
     rows = flat // width
@@ -121,19 +121,19 @@ _NEAREST = np.array([(dy, dx) for dy in range(-1, 2) for dx in range(-1, 2) if d
 _OUTER_RING = np.array([(dy, dx) for dy in range(-2, 3) for dx in range(-2, 3) if max(abs(dy), abs(dx)) == 2])
 
 
-def _smoothed_vote_planes(edges: EdgeField, radii: np.ndarray):
+def smoothed_vote_planes(edges: EdgeField, radii: np.ndarray):
     """`centre_votes` before they are divided by the circumference, plane by plane (H x W
     float32, in one buffer, overwritten by the next plane): each is counted, smoothed and used
     while it is still in the processor's cache, which four whole planes (5 MB) are not."""
     height, width = edges.shape
     votes = np.empty((height, width), dtype=np.float32)
-    flat = _points_over(edges.magnitude, edges.threshold)
+    flat = points_over(edges.magnitude, edges.threshold)
     if len(flat) == 0:
         votes[:] = 0.0
         for _ in radii:
             yield votes
         return
-    columns, rows = _columns_and_rows(flat, width)
+    columns, rows = columns_and_rows(flat, width)
     # Gathered by flat index (`take`): faster than indexing by rows and columns.
     norm = edges.magnitude.take(flat)
     ux = edges.gx.take(flat) / norm
