@@ -4,7 +4,7 @@ A tower's searches score a few to a few hundred centres at a time (the median ca
 scores 9), about 60 calls a frame. In numpy each call would be some 40 array operations on a
 few hundred samples, whose fixed costs, not their arithmetic, would make up most of a frame's
 rim tests; one compiled pass over the samples does the same arithmetic in float32, in the same
-order, and gives the same bits as the plain numpy form (see tests/vision/varanasi/test_fast_paths.py).
+order, and gives the same bits as the plain numpy form (see tests/vision/varanasi/test_fast_rim_tests.py).
 
 The rules themselves are stated in `varanasi_circles.rim_scores`; this module only carries
 them out. Compiled code is cached on disk (numba's `cache=True`) so that only the first run on a

@@ -1,6 +1,6 @@
-"""Fast forms in Varanasi recognition keep every value: each against the plain form it replaces
-(rim tests compiled by numba compared bit for bit, floats as bytes), and work done once that
-would otherwise be repeated."""
+"""Fast forms in Varanasi recognition keep every value: votes, labels, footprints, colour
+distances and board checks each against the plain form it replaces, and work done once that would
+otherwise be repeated. (The rim tests: test_fast_rim_tests.py.)"""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -11,29 +11,10 @@ import pytest
 
 from device.synthetic_varanasi import render_table
 from tests.vision.varanasi.frames import STANDARD
-from vision.varanasi_circles import (
-    best_circles,
-    best_circles_and_grid_points,
-    best_index,
-    circles_beyond,
-    disc_of_points,
-    disc_offsets,
-    rim_hits,
-    rim_scores_of_groups,
-    rims_to_exclude,
-)
 from vision.varanasi_colour import ColourModel
-from vision.varanasi_geometry import DarkLine, ScaleField, edge_field, median_of_many, to_full, to_work
+from vision.varanasi_geometry import ScaleField, edge_field, median_of_many, to_full, to_work
 from vision.varanasi_observation import DiscReading, TowerReading
-from vision.varanasi_params import (
-    BOARD_SIGMA,
-    CELL_SIDE,
-    FACE_NOISE_SAMPLING,
-    RIM_ANGLES,
-    VALLEY_ARC_EASING,
-    VALLEY_LEAST_DEPTH,
-    VOTE_WEIGHT,
-)
+from vision.varanasi_params import BOARD_SIGMA, CELL_SIDE, FACE_NOISE_SAMPLING, VOTE_WEIGHT
 from vision.varanasi_pieces import PieceSet
 from vision.varanasi_pixels import chromaticity_noise, component_near, fill_holes, most_likely_labels
 from vision.varanasi_profile import chromaticity
@@ -47,204 +28,6 @@ from vision.varanasi_votes import (
     smoothed_vote_planes,
 )
 
-# --- Rim tests and circle searches. ---
-
-_ANGLES = np.linspace(0.0, 2.0 * np.pi, RIM_ANGLES, endpoint=False)
-_COS32, _SIN32 = np.cos(_ANGLES).astype(np.float32), np.sin(_ANGLES).astype(np.float32)
-
-
-def _plain_rim_scores(edges, circles, exclude, gap, strictness, valley, whole_circle=False, scattered=False, hits_only=False):
-    """Rim scores worked out plainly in numpy: every sample's five offsets gathered, the known rims'
-    annuli and the shares each from the rims given, the arcs' means of float32 lightness divided
-    before their minima."""
-    flats, insides, rounded = [], [], []
-    for centres, radius in circles:
-        centres = np.rint(np.atleast_2d(np.asarray(centres, dtype=float))).astype(np.intp)
-        height, width = edges.shape
-        radii = int(round(radius * 4)) / 4.0 + np.array([-4.0, -1.0, 0.0, 1.0, 4.0])
-        dx = np.rint(radii[None, :] * np.cos(_ANGLES)[:, None]).astype(np.intp)
-        dy = np.rint(radii[None, :] * np.sin(_ANGLES)[:, None]).astype(np.intp)
-        ys, xs = centres[:, 1, None, None] + dy, centres[:, 0, None, None] + dx
-        insides.append(((xs >= 0) & (xs < width) & (ys >= 0) & (ys < height)).all(axis=2))
-        flats.append(np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1))
-        rounded.append(centres)
-    flat, judged, centres = np.concatenate(flats), np.concatenate(insides), np.concatenate(rounded)
-    gx, gy = edges.gx.reshape(-1), edges.gy.reshape(-1)
-    if valley is not None:
-        sharpness = np.abs(gx[flat[..., 2]] * _COS32 + gy[flat[..., 2]] * _SIN32)
-        lightness = edges.lab_bytes[..., 0].astype(np.float32).reshape(-1)[flat]
-        wrapped = np.concatenate([lightness[:, -1:], lightness, lightness[:, :1]], axis=1)
-        lightness = (wrapped[:, :-2] + lightness + wrapped[:, 2:]) / np.float32(3.0)
-        sides = np.minimum(lightness[..., 0], lightness[..., 4])
-        sides -= np.float32(max(valley.depth / VALLEY_ARC_EASING, VALLEY_LEAST_DEPTH))
-        hits = lightness[..., 1:4].min(axis=2) < sides
-        hits &= valley.allowed[valley.labels.reshape(-1)[flat[..., 4]]]
-    else:
-        band = flat[..., 1:4]
-        radial = np.abs(gx[band] * _COS32[:, None] + gy[band] * _SIN32[:, None])
-        hits = (radial >= edges.rim_floor(strictness)[band]).any(axis=2)
-        sharpness = radial[..., 1]
-    if exclude:
-        radii = np.repeat(np.array([radius for _, radius in circles], dtype=np.float32), [len(c) for c in rounded])
-        rim_x = centres[:, 0, None].astype(np.float32) + radii[:, None] * _COS32
-        rim_y = centres[:, 1, None].astype(np.float32) + radii[:, None] * _SIN32
-        known = np.asarray(exclude, dtype=np.float32)[:, :, None, None]
-        distance2 = (rim_x - known[:, 0]) ** 2 + (rim_y - known[:, 1]) ** 2
-        outside = distance2 > (known[:, 2] + gap) ** 2
-        within = distance2 < np.maximum(known[:, 2] - gap, 0.0) ** 2
-        judged &= (outside | within).all(axis=0)
-    hits &= judged
-    # Runs of five directions around the circle for a dark line, of three for a rim.
-    shifts = range(-2, 3) if valley is not None else range(-1, 2)
-    middles = np.all([np.roll(hits, shift, axis=1) for shift in shifts], axis=0)
-    counted = np.any([np.roll(middles, shift, axis=1) for shift in shifts], axis=0)
-    if hits_only:
-        return counted
-
-    def shares(hits):
-        if whole_circle:
-            return hits.sum(axis=1) / np.float64(RIM_ANGLES), (sharpness * judged).sum(axis=1) / np.float64(RIM_ANGLES)
-        shown = judged.sum(axis=1)
-        coverage = hits.sum(axis=1) / np.maximum(shown, 1)
-        sharp = (sharpness * judged).sum(axis=1) / np.maximum(shown, 1)
-        enough = shown >= RIM_ANGLES / 3
-        return np.where(enough, coverage, 0.0), np.where(enough, sharp, 0.0)
-
-    scores = shares(counted)
-    return (*scores, shares(hits)[0]) if scattered else scores
-
-
-def _tower_edges(seed: int):
-    """A noisy frame with discs of several colours and sizes overlapping, dark lines around some,
-    part of one near the border; its edge field and a labelling of it for dark-line tests."""
-    rng = np.random.default_rng(seed)
-    image = np.clip(rng.normal(170, 3, (150, 190, 3)), 0, 255).astype(np.uint8)
-    for (x, y, r), colour in zip([(80, 75, 50), (86, 70, 36), (90, 74, 22), (175, 20, 30)],
-                                 [(40, 60, 200), (40, 60, 200), (200, 90, 40), (60, 170, 60)]):
-        cv2.circle(image, (x, y), r, colour, -1)
-        cv2.circle(image, (x, y), r, (30, 40, 120), 1)
-    image = np.clip(image + rng.normal(0, 2, image.shape), 0, 255).astype(np.uint8)
-    edges = edge_field(image)
-    labels = rng.integers(0, 4, edges.shape).astype(np.int32)
-    return edges, labels
-
-
-def _same(a, b) -> bool:
-    return a.dtype == b.dtype and a.shape == b.shape and a.tobytes() == b.tobytes()
-
-
-@pytest.mark.parametrize("seed", [0, 1])
-@pytest.mark.parametrize("dark_line", [False, True])
-@pytest.mark.parametrize("groups", [1, 3])
-@pytest.mark.parametrize("exclude", [(), ((80.0, 75.0, 50.0),), ((np.float64(80.0), 75.0, 50.0), (90.0, 74.0, 22.3))])
-def test_rim_scores_are_the_plain_ones_bit_for_bit(seed, dark_line, groups, exclude):
-    edges, labels = _tower_edges(seed)
-    valley = DarkLine(3.0, labels, np.array([True, False, True, True])) if dark_line else None
-    rng = np.random.default_rng(seed + 10)
-    circles = []
-    for group in range(groups):
-        # Grids of centres at whole and half pixels, some near or across the image's edges.
-        centre = (80, 75) if group < 2 else (170, 25)
-        points = centre + rng.integers(-9, 10, (int(rng.integers(1, 40)), 2)) + rng.choice([0.0, 0.5], (1, 2))
-        circles.append((points, float(rng.choice([21.7, 36.0, 49.6, 30.25]))))
-    gap = np.float64(5.87) if len(exclude) > 1 else 4.2  # the gap's type decides the bounds'
-    for whole_circle, scattered in [(False, False), (True, False), (False, True)]:
-        new = rim_scores_of_groups(edges, circles, rims_to_exclude(exclude, gap), 1.5, valley, whole_circle, scattered)
-        plain = _plain_rim_scores(edges, circles, exclude, gap, 1.5, valley, whole_circle, scattered)
-        assert len(new) == len(plain) and all(_same(a, b) for a, b in zip(new, plain))
-
-
-@pytest.mark.parametrize("seed", [0, 1])
-def test_rim_hits_are_the_directions_that_count(seed):
-    # The drawn-line test reads which directions counted, not only how many.
-    edges, _ = _tower_edges(seed)
-    exclude = [(80.0, 75.0, 50.0)]
-    for centre, radius in [((86, 70), 36.0), ((90.4, 74.6), 22.0), ((175, 20), 30.0), ((80, 75), 49.6)]:
-        hits = rim_hits(edges, centre, radius, exclude, 4.0, 1.5)
-        plain = _plain_rim_scores(edges, [(centre, radius)], exclude, 4.0, 1.5, None, hits_only=True)[0]
-        assert _same(hits, plain)
-    assert rim_hits(edges, (86, 70), 36.0).sum() > RIM_ANGLES // 2
-
-
-def test_best_circles_take_the_known_rims_once_for_every_pass(monkeypatch):
-    # The known rims are converted once per call, not once per pass (grid, pixels, refinement).
-    import vision.varanasi_circles as geometry
-
-    edges, _ = _tower_edges(0)
-    made = []
-    monkeypatch.setattr(geometry, "rims_to_exclude", lambda exclude, gap: made.append(exclude) or rims_to_exclude(exclude, gap))
-    found = best_circles(edges, [((86, 70), 36.0, 6.0), ((90, 74), 22.0, 6.0)], [(80.0, 75.0, 50.0)], 4.0)
-    assert len(made) == 1
-    assert all(coverage > 0.5 for _, coverage in found)
-
-
-@pytest.mark.parametrize("spacing", [1.0, 3.0])
-def test_search_discs_are_the_plain_ones_and_made_once_per_reach(spacing):
-    # A tower's searches keep their reaches from round to round: the disc's offsets are cached.
-    for reach in [2.0, 4.5, np.float64(9.0), np.float32(7.3), 13.000000001, 16.97]:
-        steps = int(np.ceil(reach / spacing))
-        line = np.arange(-steps, steps + 1) * spacing
-        dx, dy = np.meshgrid(line, line)
-        offsets = np.stack([dx.ravel(), dy.ravel()], axis=1)
-        plain = offsets[(dx * dx + dy * dy).ravel() <= reach * reach + 1e-9] + np.rint([40.4, 17.6])
-        assert _same(disc_of_points((40.4, 17.6), reach, spacing), plain)
-        assert disc_offsets(reach, spacing) is disc_offsets(reach, spacing)
-
-
-def test_dark_line_tests_gather_lightness_in_16_bits():
-    # Half the bytes of float32 to gather and add; three levels add up to at most 765.
-    edges, _ = _tower_edges(0)
-    assert edges.lightness.dtype == np.uint16
-    assert np.array_equal(edges.lightness, edges.lab_bytes[..., 0].reshape(-1))
-
-
-@pytest.mark.parametrize("centres", [
-    (40.5, 17.49), [[43.5, 42.5], [41.5, 47.0]], np.array([[43.5, 42.5], [44.4999, 48.5]]),
-    np.array([[43.5, 42.5]], dtype=np.float32), np.array([[43, 42], [47, 49]]), np.array([42.5, 43.0]),
-    np.array([[43.5, 9.0, 44.5, 46.5]])[:, 1::2],
-])
-def test_centres_of_any_form_are_rounded_to_whole_pixels_half_to_even(centres):
-    # Tuples, lists, float32, integer and strided arrays are all scored at the whole pixels
-    # numpy's rint gives them.
-    edges, _ = _tower_edges(0)
-    plain = np.rint(np.atleast_2d(np.asarray(centres, dtype=float))).astype(np.intp)
-    for scores, expected in zip(rim_scores_of_groups(edges, [(centres, 36.0)], rims_to_exclude((), 0.0), 1.0, None),
-                                _plain_rim_scores(edges, [(plain, 36.0)], (), 0.0, 1.0, None)):
-        assert _same(scores, expected)
-
-
-@pytest.mark.parametrize("seed", [0, 1])
-@pytest.mark.parametrize("dark_line", [False, True])
-def test_a_wider_search_scores_only_its_grid_beyond_the_nearer_one_and_finds_what_it_found(seed, dark_line):
-    # A wider search around the same centre (the dark-line search allowing for the lower disc's
-    # own centre) finds the nearer search's best grid point again unless a point beyond it is
-    # better: its grid is scored only beyond the nearer reach, with that point to beat, and finds
-    # what the whole wider search finds, or nothing (None) where that is the nearer search's.
-    edges, labels = _tower_edges(seed)
-    valley = DarkLine(3.0, labels, np.array([True, False, True, True])) if dark_line else None
-    rng = np.random.default_rng(seed)
-    exclude, gap = [(86.0, 70.0, 36.0)], 4.0
-    beyond = nothing_beyond = 0
-    for _ in range(60):
-        centre = np.array([80.0, 75.0]) + rng.uniform(-8, 8, 2)
-        radius = float(rng.choice([22.0, 36.0, 50.0])) + rng.uniform(-3, 3)
-        inner = float(rng.uniform(3.0, 10.0))
-        reach = inner + float(rng.uniform(0.5, 9.0))
-        (near,), (point,) = best_circles_and_grid_points(edges, [(centre, radius, inner)], exclude, gap, valley=valley)
-        assert _same(point, disc_of_points(centre, inner, 3.0)[best_index(rim_scores_of_groups(
-            edges, [(disc_of_points(centre, inner, 3.0), radius)], rims_to_exclude(exclude, gap), 1.0, valley))])
-        (wide,) = best_circles(edges, [(centre, radius, reach)], exclude, gap, valley=valley)
-        (found,) = circles_beyond(edges, [(centre, radius, inner, reach, point)], exclude, gap, valley=valley)
-        if found is None:
-            nothing_beyond += 1
-            assert wide[1] == 0.0 or (_same(wide[0], near[0]) and wide[1] == near[1])
-        else:
-            beyond += 1
-            assert _same(found[0], wide[0]) and found[1] == wide[1] > 0.0
-    assert beyond and nothing_beyond
-
-
-# --- Votes, labels, footprints, board checks. ---
 
 def test_radius_maps_are_stored_pixel_by_pixel_with_the_same_values():
     # Votes gather every size's radius at a strong pixel in one memory row (see `_radius_maps`).
