@@ -4,6 +4,11 @@ Prints, per session and overall: exact-position accuracy (every tower exactly ri
 accuracy and the median / 95th-percentile milliseconds per frame of `recognize`.
 
     taskset -c 0 python3 benchmarks/bench_varanasi_vision.py [BENCH_DIR] [--verbose] [--camera NAME | --synthetic]
+    taskset -c 0 python3 benchmarks/bench_varanasi_vision.py [BENCH_DIR] --markdown
+
+`--markdown` runs every set (the bench as photographed, session by session; the bench through each
+other camera; the synthetic sessions, layouts 0-3 and the unseen layouts 4-11) and prints one
+Markdown table of them, the table of docs/vision-varanasi.md.
 
 BENCH_DIR defaults to ../shared/bench/varanasi next to the repository. `--camera` re-shoots every
 photo of a session, the calibration photo first, through another camera before anything is measured,
@@ -158,6 +163,37 @@ def report(name: str, result: dict) -> None:
     )
 
 
+def total_of(results) -> dict:
+    """The sum of several (name, result) pairs' results; each name's line is printed as it comes."""
+    total = {"images": 0, "exact": 0, "right": 0, "counted": 0, "millis": [], "cpu_millis": []}
+    for name, result in results:
+        report(name, result)
+        for key in total:
+            total[key] += result[key]
+    return total
+
+
+def markdown_row(name: str, result: dict) -> str:
+    millis, cpu = np.array(result["millis"]), np.array(result["cpu_millis"])
+    return (f"| {name} | {result['images']} | {100 * result['exact'] / max(1, result['images']):.1f} % "
+            f"| {100 * result['right'] / max(1, result['counted']):.2f} % ({result['right']}/{result['counted']}) "
+            f"| {np.median(cpu):.1f} | {np.percentile(cpu, 95):.1f} | {np.median(millis):.1f} |")
+
+
+def markdown_table(bench: Path) -> str:
+    """Every set's figures as one Markdown table (the lines of each set are printed as they come)."""
+    rows = []
+    for name, result in bench_sessions(bench, None, False):
+        rows.append(markdown_row(f"bench {name}", result))
+    for camera in sorted(CAMERAS):
+        rows.append(markdown_row(f"bench through the {camera} camera", total_of(bench_sessions(bench, camera, False))))
+    rows.append(markdown_row("synthetic, layouts 0-3", total_of(synthetic_sessions(False))))
+    rows.append(markdown_row("synthetic, unseen layouts 4-11", total_of(synthetic_sessions(False, range(4, 12)))))
+    header = ("| set | frames | exact positions | discs right | CPU ms/frame median | CPU ms p95 | wall ms median |\n"
+              "|---|---:|---:|---:|---:|---:|---:|")
+    return "\n".join([header, *rows])
+
+
 def _layout_range(text: str) -> range:
     first, _, last = text.partition("-")
     try:
@@ -180,20 +216,23 @@ def main(argv: list[str]) -> int:
     choice.add_argument("--synthetic", action="store_true", help="rendered sessions instead of the bench")
     parser.add_argument("--layouts", type=_layout_range, default=range(4), metavar="FIRST-LAST",
                         help="with --synthetic, the random layouts rendered (default 0-3; e.g. 4-11 for unseen ones)")
+    parser.add_argument("--markdown", action="store_true",
+                        help="run every set and print one Markdown table of them (the docs' table)")
     args = parser.parse_args(argv)
-    if args.synthetic:
-        results = synthetic_sessions(args.verbose, args.layouts)
-    elif not args.bench.is_dir() or not any((p / "truth.json").is_file() for p in args.bench.iterdir()):
+    if (args.markdown or not args.synthetic) and (
+            not args.bench.is_dir() or not any((p / "truth.json").is_file() for p in args.bench.iterdir())):
         print(f"bench_varanasi_vision: error: no session folder with a truth.json in {args.bench}", file=sys.stderr)
         return 2
+    if args.markdown:
+        table = markdown_table(args.bench)
+        print()
+        print(table)
+        return 0
+    if args.synthetic:
+        results = synthetic_sessions(args.verbose, args.layouts)
     else:
         results = bench_sessions(args.bench, args.camera, args.verbose)
-    total = {"images": 0, "exact": 0, "right": 0, "counted": 0, "millis": [], "cpu_millis": []}
-    for name, result in results:
-        report(name, result)
-        for key in total:
-            total[key] += result[key]
-    report("all", total)
+    report("all", total_of(results))
     return 0
 
 

@@ -12,6 +12,7 @@ import numpy as np
 
 from engines.errors import ArbiterError
 from vision.varanasi_assignment import assign
+from vision.varanasi_circles import best_circle
 from vision.varanasi_colour import (
     colour_statistics,
     lab_to_srgb,
@@ -20,44 +21,25 @@ from vision.varanasi_colour import (
     srgb_to_lab,
     trimmed_pixels,
 )
-from vision.varanasi import EDGE_STRICTNESS
-from vision.varanasi_geometry import (
-    ScaleField,
-    best_circle,
-    centre_votes,
-    edge_field,
-    full_resolution_threshold,
-    radius_maps,
-    reduce,
-    to_work,
+from vision.varanasi_geometry import ScaleField, edge_field, full_resolution_threshold, reduce, to_work
+from vision.varanasi_params import (
+    BOARD_BRIGHTNESS_QUANTILE,
+    BOARD_GRID,
+    BOARD_RING,
+    CLEAR_RIM_THRESHOLD,
+    COLOUR_NAMING_ROUNDS,
+    COLOUR_SAMPLE_RADIUS,
+    EDGE_STRICTNESS,
+    FAINT_RIM_CONTRAST,
+    MAX_SIZE_MISMATCH,
+    MAX_SIZE_ROUNDS,
+    RIM_SEARCH_PX,
 )
 from vision.varanasi_pieces import PieceSet
 from vision.varanasi_scene import board_like_grid, cells_near_circles
+from vision.varanasi_votes import centre_votes, radius_maps
 
 PROFILE_VERSION = 1
-# A detected circle may differ from its size's expected radius by this log-ratio (~15%) before
-# it is treated as something else (a drawn ring on the board, a coin).
-MAX_SIZE_MISMATCH = 0.15
-# Disc pixels used for colour: well inside the rim, away from the visible side and shadow.
-COLOUR_SAMPLE_RADIUS = 0.7
-# The board colour is read from a ring just outside each disc, clear of its shadow.
-BOARD_RING = (1.35, 1.7)
-BOARD_GRID = (40, 30)
-ITERATIONS = 3
-# Size assignment and the scale plane are refitted in turn until no size changes: from the single
-# starting scale a keystoned view (sizes +-10 % across the frame) can take several rounds to settle.
-MAX_SIZE_ROUNDS = 10
-# Hough centres may be a pixel or two off; the rim is measured at the best centre nearby.
-RIM_SEARCH_PX = 3.0
-# Canny's upper threshold (grey-level Sobel) for the first circle search: clear rims.
-CLEAR_RIM_THRESHOLD = 60.0
-# When fewer circles than discs show that clearly, fainter rims are looked for as well, only where
-# no circle was found yet (a disc's own faint inner rings must not displace its clear outline).
-# A rim's contrast grows and shrinks with the light on the board, so this threshold is a fraction
-# of the board's brightness: a fixed one loses white discs on a cream board under a dimmer lamp.
-FAINT_RIM_CONTRAST = 0.2
-# The board's brightness: a high quantile of the grey frame (table, shadows and most discs are darker).
-BOARD_BRIGHTNESS_QUANTILE = 0.9
 
 
 def calibrate(image_bgr: np.ndarray, pieceset_json) -> dict:
@@ -315,7 +297,7 @@ def _assign_colours(circle_lab: np.ndarray, sizes_of: dict[int, int], pieces: Pi
     references = srgb_to_lab(np.array(pieces.hints_srgb, dtype=float))
     features = neutral_lab
     colour_of: dict[int, str] = {}
-    for _ in range(ITERATIONS):
+    for _ in range(COLOUR_NAMING_ROUNDS):
         for size in pieces.sizes:
             rows = [k for k, i in enumerate(ids) if sizes_of[i] == size]
             cost = ((features[rows, None, :] - references[None, :, :]) ** 2).sum(axis=2)

@@ -15,29 +15,15 @@ from functools import cached_property
 import cv2
 import numpy as np
 
-# Highlights and the darker disc sides are the brightest and darkest tails of a disc's pixels.
-TRIM_FRACTION = 0.15
-# Added to every colour covariance (Lab units squared): JPEG and sensor noise never vanish, and a
-# colour seen on only a few calibration pixels must not become implausibly sharp.
-COVARIANCE_FLOOR = 9.0
-# Within one session the light on a disc still varies: the lamp's falloff, shadows of other
-# towers, glare. These brighten or darken a colour and wash it out towards grey, but hardly turn
-# its hue, so the classifier allows this much spread (1 sd, Lab units) in lightness and along
-# each colour's own chroma direction on top of what calibration saw.
-LIGHTING_SPREAD_L = 25.0
-LIGHTING_SPREAD_CHROMA = 15.0
-# Below this chroma a colour (white, black, grey) has no direction to wash out along.
-MIN_CHROMA = 8.0
-# Glare (a specular highlight) adds white light to a face. Once a channel clips at the sensor's
-# full scale the others still grow, which turns the hue (an orange face towards yellow): the
-# lighting spread above, which keeps the hue, does not allow for it. A ring may instead be the
-# colour under some glare, with this prior probability: glare is the exception. Any prior from
-# 0.001 to 0.1 keeps a glare-washed orange likely enough for the inventory to name it (P 0.14 and
-# more) while no ring of the benches reads worse (see docs, "Glare on a disc's whole face").
-GLARE_PRIOR = 0.01
-# Glare strengths tried, as the share of full scale added to every channel: up to a face clipped
-# white, in steps of 5 grey levels (steps half as fine gave every ring's reading the same).
-GLARE_STRENGTHS = np.linspace(0.0, 1.0, 51)
+from vision.varanasi_params import (
+    COVARIANCE_FLOOR,
+    GLARE_PRIOR,
+    GLARE_STRENGTHS,
+    LIGHTING_SPREAD_CHROMA,
+    LIGHTING_SPREAD_L,
+    MIN_CHROMA,
+    TRIM_FRACTION,
+)
 
 
 def srgb_to_lab(rgb) -> np.ndarray:

@@ -4,8 +4,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-# Below this confidence a disc is outlined in the warning colour so a person checks it.
-DOUBT = 0.8
+from vision.varanasi_params import OVERLAY_DOUBT
+
 SURE_BGR = (60, 220, 60)
 DOUBT_BGR = (0, 140, 255)
 TEXT_BGR = (255, 255, 255)
@@ -22,7 +22,7 @@ def draw_overlay(image: np.ndarray, observation) -> np.ndarray:
     for tower in data.get("evidence", {}).get("towers", []):
         for disc in tower["discs"]:
             centre = (int(round(disc["centre"][0])), int(round(disc["centre"][1])))
-            colour = SURE_BGR if disc["confidence"] >= DOUBT else DOUBT_BGR
+            colour = SURE_BGR if disc["confidence"] >= OVERLAY_DOUBT else DOUBT_BGR
             cv2.circle(canvas, centre, int(round(disc["radius"])), colour, max(1, int(scale)), cv2.LINE_AA)
         if tower["discs"]:
             bottom = tower["discs"][0]

@@ -1,12 +1,12 @@
 """Rim tests of many candidate circles, compiled (numba): the innermost loop of tower reading.
 
 A tower's searches score a few to a few hundred centres at a time (the median call on the bench
-scores 9), about 60 calls a frame. In numpy each call was some 40 array operations on a few
-hundred samples, whose fixed costs, not their arithmetic, made up most of a frame's rim tests;
-one compiled pass over the samples does the same arithmetic in float32, in the same order, and
-gives the same bits (see tests/vision/test_varanasi_rim_speed.py).
+scores 9), about 60 calls a frame. In numpy each call would be some 40 array operations on a
+few hundred samples, whose fixed costs, not their arithmetic, would make up most of a frame's
+rim tests; one compiled pass over the samples does the same arithmetic in float32, in the same
+order, and gives the same bits as the plain numpy form (see tests/vision/varanasi/test_fast_rim_tests.py).
 
-The rules themselves are stated in `varanasi_geometry.rim_scores`; this module only carries
+The rules themselves are stated in `varanasi_circles.rim_scores`; this module only carries
 them out. Compiled code is cached on disk (numba's `cache=True`) so that only the first run on a
 machine pays for compiling (a few seconds).
 """

@@ -7,13 +7,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
-# Lightness on a board varies with vignetting and the lamp's falloff far more than its tint does,
-# so lightness gets this much more tolerance than the colour axes.
-LIGHTNESS_SLACK = 4.0
-BOARD_SIGMA = 4.0
-DISC_MARGIN = 1.3
-# The board check's cells are judged on this many samples each way.
-CELL_SIDE = 4
+from vision.varanasi_params import BOARD_SIGMA, CELL_SIDE, DISC_MARGIN, LIGHTNESS_SLACK
 
 
 def board_distance2(lab_pixels: np.ndarray, board_model: dict) -> np.ndarray:

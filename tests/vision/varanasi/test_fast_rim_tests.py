@@ -1,34 +1,31 @@
-"""Rim scores' faster forms (the compiled rim tests among them) give the plain forms' values bit for
-bit (floats compared as bytes)."""
+"""The rim tests' fast forms (the compiled inner loop of vision/varanasi_rims.py among them) give
+the plain numpy forms' values bit for bit (floats compared as bytes)."""
 from __future__ import annotations
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.varanasi_geometry import (
-    RIM_ANGLES,
-    VALLEY_ARC_EASING,
-    VALLEY_LEAST_DEPTH,
-    DarkLine,
-    _best,
-    _disc_of_points,
-    _disc_offsets,
-    _rim_scores,
-    _rims_to_exclude,
+from vision.varanasi_circles import (
     best_circles,
     best_circles_and_grid_points,
+    best_index,
     circles_beyond,
+    disc_of_points,
+    disc_offsets,
     rim_hits,
-    edge_field,
+    rim_scores_of_groups,
+    rims_to_exclude,
 )
+from vision.varanasi_geometry import DarkLine, edge_field
+from vision.varanasi_params import RIM_ANGLES, VALLEY_ARC_EASING, VALLEY_LEAST_DEPTH
 
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, RIM_ANGLES, endpoint=False)
 _COS32, _SIN32 = np.cos(_ANGLES).astype(np.float32), np.sin(_ANGLES).astype(np.float32)
 
 
 def _plain_rim_scores(edges, circles, exclude, gap, strictness, valley, whole_circle=False, scattered=False, hits_only=False):
-    """Rim scores as 86df3bb worked them out: every sample's five offsets gathered, the known rims'
+    """Rim scores worked out plainly in numpy: every sample's five offsets gathered, the known rims'
     annuli and the shares each from the rims given, the arcs' means of float32 lightness divided
     before their minima."""
     flats, insides, rounded = [], [], []
@@ -123,7 +120,7 @@ def test_rim_scores_are_the_plain_ones_bit_for_bit(seed, dark_line, groups, excl
         circles.append((points, float(rng.choice([21.7, 36.0, 49.6, 30.25]))))
     gap = np.float64(5.87) if len(exclude) > 1 else 4.2  # the gap's type decides the bounds'
     for whole_circle, scattered in [(False, False), (True, False), (False, True)]:
-        new = _rim_scores(edges, circles, _rims_to_exclude(exclude, gap), 1.5, valley, whole_circle, scattered)
+        new = rim_scores_of_groups(edges, circles, rims_to_exclude(exclude, gap), 1.5, valley, whole_circle, scattered)
         plain = _plain_rim_scores(edges, circles, exclude, gap, 1.5, valley, whole_circle, scattered)
         assert len(new) == len(plain) and all(_same(a, b) for a, b in zip(new, plain))
 
@@ -142,11 +139,11 @@ def test_rim_hits_are_the_directions_that_count(seed):
 
 def test_best_circles_take_the_known_rims_once_for_every_pass(monkeypatch):
     # The known rims are converted once per call, not once per pass (grid, pixels, refinement).
-    import vision.varanasi_geometry as geometry
+    import vision.varanasi_circles as geometry
 
     edges, _ = _tower_edges(0)
     made = []
-    monkeypatch.setattr(geometry, "_rims_to_exclude", lambda exclude, gap: made.append(exclude) or _rims_to_exclude(exclude, gap))
+    monkeypatch.setattr(geometry, "rims_to_exclude", lambda exclude, gap: made.append(exclude) or rims_to_exclude(exclude, gap))
     found = best_circles(edges, [((86, 70), 36.0, 6.0), ((90, 74), 22.0, 6.0)], [(80.0, 75.0, 50.0)], 4.0)
     assert len(made) == 1
     assert all(coverage > 0.5 for _, coverage in found)
@@ -161,8 +158,8 @@ def test_search_discs_are_the_plain_ones_and_made_once_per_reach(spacing):
         dx, dy = np.meshgrid(line, line)
         offsets = np.stack([dx.ravel(), dy.ravel()], axis=1)
         plain = offsets[(dx * dx + dy * dy).ravel() <= reach * reach + 1e-9] + np.rint([40.4, 17.6])
-        assert _same(_disc_of_points((40.4, 17.6), reach, spacing), plain)
-        assert _disc_offsets(reach, spacing) is _disc_offsets(reach, spacing)
+        assert _same(disc_of_points((40.4, 17.6), reach, spacing), plain)
+        assert disc_offsets(reach, spacing) is disc_offsets(reach, spacing)
 
 
 def test_dark_line_tests_gather_lightness_in_16_bits():
@@ -182,7 +179,7 @@ def test_centres_of_any_form_are_rounded_to_whole_pixels_half_to_even(centres):
     # numpy's rint gives them.
     edges, _ = _tower_edges(0)
     plain = np.rint(np.atleast_2d(np.asarray(centres, dtype=float))).astype(np.intp)
-    for scores, expected in zip(_rim_scores(edges, [(centres, 36.0)], _rims_to_exclude((), 0.0), 1.0, None),
+    for scores, expected in zip(rim_scores_of_groups(edges, [(centres, 36.0)], rims_to_exclude((), 0.0), 1.0, None),
                                 _plain_rim_scores(edges, [(plain, 36.0)], (), 0.0, 1.0, None)):
         assert _same(scores, expected)
 
@@ -205,8 +202,8 @@ def test_a_wider_search_scores_only_its_grid_beyond_the_nearer_one_and_finds_wha
         inner = float(rng.uniform(3.0, 10.0))
         reach = inner + float(rng.uniform(0.5, 9.0))
         (near,), (point,) = best_circles_and_grid_points(edges, [(centre, radius, inner)], exclude, gap, valley=valley)
-        assert _same(point, _disc_of_points(centre, inner, 3.0)[_best(_rim_scores(
-            edges, [(_disc_of_points(centre, inner, 3.0), radius)], _rims_to_exclude(exclude, gap), 1.0, valley))])
+        assert _same(point, disc_of_points(centre, inner, 3.0)[best_index(rim_scores_of_groups(
+            edges, [(disc_of_points(centre, inner, 3.0), radius)], rims_to_exclude(exclude, gap), 1.0, valley))])
         (wide,) = best_circles(edges, [(centre, radius, reach)], exclude, gap, valley=valley)
         (found,) = circles_beyond(edges, [(centre, radius, inner, reach, point)], exclude, gap, valley=valley)
         if found is None:

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import itertools
 import json
-from pathlib import Path
 
 import cv2
 import numpy as np
@@ -12,38 +11,39 @@ import pytest
 from calibration.varanasi import calibrate
 from device.synthetic_varanasi import render_calibration
 from engines.errors import ArbiterError
+from tests.vision.varanasi.frames import BLUE_LAMP, ORANGE_LAMP, STANDARD
 from vision.varanasi_assignment import assign
 from vision.varanasi_pieces import PieceSet
 
-STANDARD = json.loads((Path(__file__).parents[2] / "calibration" / "pieces" / "nestor-standard.json").read_text())
-
 
 @pytest.fixture(scope="module")
-def profile():
-    return calibrate(render_calibration(STANDARD, seed=3), STANDARD)
+def calibration_profile(calibrated):
+    return calibrated(seed=3)
 
 
-def test_profile_names_every_disc_once_with_sizes_in_proportion(profile):
-    codes = [d["code"] for d in profile["discs"]]
+def test_profile_names_every_disc_once_with_sizes_in_proportion(calibration_profile):
+    codes = [d["code"] for d in calibration_profile["discs"]]
     assert sorted(codes) == sorted(f"{s}{c}" for s in range(1, 5) for c in STANDARD["colours"])
-    radii = profile["summary"]["radius_px_at_centre"]
+    radii = calibration_profile["summary"]["radius_px_at_centre"]
     for size, spec in STANDARD["sizes"].items():
         expected = radii["4"] * spec["diameter_mm"] / STANDARD["sizes"]["4"]["diameter_mm"]
         assert radii[size] == pytest.approx(expected, rel=0.05)
-    assert profile["game"] == "varanasi"
-    json.dumps(profile)  # readable JSON, nothing exotic inside
+    assert calibration_profile["game"] == "varanasi"
+    json.dumps(calibration_profile)  # readable JSON, nothing exotic inside
 
 
-def test_each_disc_lies_where_its_colour_is_drawn(profile):
+
+def test_each_disc_lies_where_its_colour_is_drawn(calibration_profile):
     # render_calibration puts one colour per row, sizes left to right.
     rows = {}
-    for disc in profile["discs"]:
+    for disc in calibration_profile["discs"]:
         rows.setdefault(disc["code"][1:], []).append(disc["centre"][1])
     row_order = sorted(rows, key=lambda colour: np.mean(rows[colour]))
     assert row_order == list(STANDARD["colours"])
     for colour in STANDARD["colours"]:
-        xs = [d["centre"][0] for d in sorted(profile["discs"], key=lambda d: d["code"]) if d["code"][1:] == colour]
+        xs = [d["centre"][0] for d in sorted(calibration_profile["discs"], key=lambda d: d["code"]) if d["code"][1:] == colour]
         assert xs == sorted(xs)
+
 
 
 def test_colours_are_named_under_a_strongly_tinted_lamp():
@@ -52,6 +52,7 @@ def test_colours_are_named_under_a_strongly_tinted_lamp():
     for disc in bluish["discs"]:
         nearest = min(neutral["discs"], key=lambda d: np.hypot(*np.subtract(d["centre"], disc["centre"])))
         assert nearest["code"] == disc["code"]
+
 
 
 def test_discs_the_colour_of_the_board_are_found_under_a_dim_lamp_through_a_soft_lens():
@@ -65,11 +66,12 @@ def test_discs_the_colour_of_the_board_are_found_under_a_dim_lamp_through_a_soft
     assert sorted(codes) == sorted(f"{s}{c}" for s in range(1, 5) for c in pieces["colours"])
 
 
-def test_a_strongly_keystoned_view_settles_on_every_size():
+
+def test_a_strongly_keystoned_view_settles_on_every_size(calibrated):
     # Disc sizes vary by about +-10 % across this view: from one starting scale the sizes and
     # the scale plane need more than a fixed few rounds of refitting to agree.
-    profile = calibrate(render_calibration(STANDARD, seed=102, session=2, tilt_deg=-10), STANDARD)
-    assert len(profile["discs"]) == 24
+    assert len(calibrated(seed=102, session=2, tilt_deg=-10)["discs"]) == 24
+
 
 
 def test_missing_discs_are_named():
@@ -77,6 +79,7 @@ def test_missing_discs_are_named():
     with pytest.raises(ArbiterError, match="22 of the 24") as error:
         calibrate(image, STANDARD)
     assert "\n" not in str(error.value)
+
 
 
 def test_empty_table_and_bad_inputs_are_one_line_errors():
@@ -87,6 +90,7 @@ def test_empty_table_and_bad_inputs_are_one_line_errors():
         calibrate(blank, {"game": "wari"})
     with pytest.raises(ArbiterError, match="colour image"):
         calibrate(np.zeros((10, 10), np.uint8), STANDARD)
+
 
 
 @pytest.mark.parametrize(
@@ -105,10 +109,12 @@ def test_piece_set_errors_name_the_problem(change, message):
         PieceSet.from_json(pieces)
 
 
+
 def test_piece_set_round_trips():
     pieces = PieceSet.from_json(STANDARD)
     assert PieceSet.from_json(pieces.to_json()) == pieces
     assert pieces.code(3, "red") == "3red"
+
 
 
 def test_assignment_matches_brute_force():
@@ -125,3 +131,23 @@ def test_assignment_matches_brute_force():
             for perm in itertools.permutations(range(big), small)
         )
         assert sum(cost[r, c] for r, c in pairs) == pytest.approx(best)
+
+
+
+@pytest.mark.parametrize("session, lamp", [(0, BLUE_LAMP), (1, ORANGE_LAMP)])
+def test_every_disc_is_named_where_it_lies_under_a_keystone_and_a_tinted_lamp(calibrated, session, lamp):
+    # render_calibration(seed=100 + session, session, tilt_deg=-10, lamp): radii alone would give
+    # a 4red's slot to the 4orange and the 4orange's to a circle that is no disc.
+    profile = calibrated(seed=100 + session, session=session, tilt_deg=-10, lamp=lamp)
+    # render_calibration lays one colour per row, sizes left to right; a tilt about the
+    # horizontal axis keeps that order.
+    centres = {disc["code"]: disc["centre"] for disc in profile["discs"]}
+    colours, sizes = list(STANDARD["colours"]), sorted(STANDARD["sizes"], key=int)
+    rows = [[centres[f"{size}{colour}"] for size in sizes] for colour in colours]
+    row_heights = [np.mean([y for _, y in row]) for row in rows]
+    assert row_heights == sorted(row_heights)
+    for row in rows:
+        assert [x for x, _ in row] == sorted(x for x, _ in row)
+    highest_of_each_row = [max(y for _, y in row) for row in rows]
+    lowest_of_each_row = [min(y for _, y in row) for row in rows]
+    assert all(high < low for high, low in zip(highest_of_each_row, lowest_of_each_row[1:]))

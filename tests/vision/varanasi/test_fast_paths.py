@@ -1,26 +1,31 @@
-"""Varanasi recognition's speed-ups keep every value: each faster form against the plain one."""
+"""Fast forms in Varanasi recognition keep every value: votes, labels, footprints, colour
+distances and board checks each against the plain form it replaces, and work done once that would
+otherwise be repeated. (The rim tests: test_fast_rim_tests.py.)"""
 from __future__ import annotations
 
-import json
-from pathlib import Path
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
 import pytest
 
-from vision.varanasi_geometry import (
-    VOTE_WEIGHT,
-    ScaleField,
-    _columns_and_rows,
-    _median_of_many,
-    _points_over,
-    _smoothed_vote_planes,
+from device.synthetic_varanasi import render_table
+from tests.vision.varanasi.frames import STANDARD
+from vision.varanasi_colour import ColourModel
+from vision.varanasi_geometry import ScaleField, edge_field, median_of_many, to_full, to_work
+from vision.varanasi_observation import DiscReading, TowerReading
+from vision.varanasi_params import BOARD_SIGMA, CELL_SIDE, FACE_NOISE_SAMPLING, VOTE_WEIGHT
+from vision.varanasi_pieces import PieceSet
+from vision.varanasi_pixels import chromaticity_noise, component_near, fill_holes, most_likely_labels
+from vision.varanasi_profile import chromaticity
+from vision.varanasi_scene import board_distance2, board_like_grid, whitening_of
+from vision.varanasi_votes import (
     centre_vote_peaks,
     centre_votes,
-    edge_field,
+    columns_and_rows,
+    points_over,
     radius_maps,
-    to_full,
-    to_work,
+    smoothed_vote_planes,
 )
 
 
@@ -65,7 +70,7 @@ def test_centre_votes_plane_by_plane_are_the_whole_planes_votes():
             around = votes[plane, max(0, y - 2): y + 3, max(0, x - 2): x + 3]
             assert value >= around.max()
     # One buffer, overwritten plane by plane: four whole planes (5 MB a frame) fall out of cache.
-    planes = _smoothed_vote_planes(edges, radii)
+    planes = smoothed_vote_planes(edges, radii)
     first = next(planes)
     counts = first.copy()
     assert next(planes) is first
@@ -106,7 +111,7 @@ def test_points_over_a_bar_are_what_opencv_lists(share, bar):
                      np.nextafter(np.float32(bar), np.float32(np.inf)), bar * 0.999, bar * 1.001], dtype=np.float32)
     plane = np.where(rng.random((48, 64)) < share, rng.choice(near, (48, 64)), rng.random((48, 64)) * bar * 0.9)
     plane = plane.astype(np.float32)
-    xs, ys = _columns_and_rows(_points_over(plane, bar), plane.shape[1])
+    xs, ys = columns_and_rows(points_over(plane, bar), plane.shape[1])
     points = cv2.findNonZero(cv2.compare(plane, bar, cv2.CMP_GT))
     expected = points.reshape(-1, 2).T if points is not None else np.zeros((2, 0))
     assert np.array_equal(xs, expected[0]) and np.array_equal(ys, expected[1])
@@ -122,32 +127,25 @@ def test_median_of_many_is_numpys_median(shape):
                   rng.integers(0, 5, (2 * shape[0], 2 * shape[1])) * scale]
         for plane in planes:
             sampled = np.sqrt(plane.astype(np.float32))[::2, ::2]
-            median = _median_of_many(sampled)
+            median = median_of_many(sampled)
             assert median == np.median(sampled) and median.dtype == np.float32
 
 
 def test_most_likely_label_is_numpys_first_argmax():
-    # Labels are chosen label by label (see `_most_likely`); ties must keep the earlier label.
-    from vision.varanasi import _most_likely
-
+    # Labels are chosen label by label (see `most_likely_labels`); ties must keep the earlier label.
     rng = np.random.default_rng(5)
     distances = [rng.integers(0, 6, 2000).astype(np.float32) for _ in range(6)]  # many exact ties
     log_norms = [np.float64(v) for v in (-3.0, -3.0, -2.5, -3.0, -2.0, -2.5)]
     scores = np.array(log_norms)[None, :] - 0.5 * np.stack(distances, axis=1)
-    labels = _most_likely(log_norms, distances)
+    labels = most_likely_labels(log_norms, distances)
     assert labels.dtype == np.uint8
     assert np.array_equal(labels, np.argmax(scores, axis=1))
-
-
-STANDARD = json.loads((Path(__file__).parents[2] / "calibration" / "pieces" / "nestor-standard.json").read_text())
 
 
 def test_settling_without_a_colour_claimed_twice_needs_no_assignment(monkeypatch):
     # Each disc's cheapest colour is its own and no other disc's: the least-cost assignment
     # is that one, and `assign` is not needed to find it.
-    import vision.varanasi as varanasi
-    from vision.varanasi import DiscReading, TowerReading
-    from vision.varanasi_pieces import PieceSet
+    import vision.varanasi_disc_colours as varanasi
 
     pieces = PieceSet.from_json({**STANDARD, "colours": {"white": {"srgb": [235, 235, 228]},
                                                          "red": {"srgb": [200, 35, 40]}}})
@@ -162,25 +160,23 @@ def test_settling_without_a_colour_claimed_twice_needs_no_assignment(monkeypatch
         raise AssertionError("assignment computed")
 
     monkeypatch.setattr(varanasi, "assign", no_assignment)
-    settled = varanasi._settle_colours(towers, pieces)
+    settled = varanasi.settle_colours(towers, pieces)
     assert settled == towers
     # A colour claimed twice still goes to the assignment.
     with pytest.raises(AssertionError, match="assignment computed"):
-        varanasi._settle_colours(towers[:2] + (tower(500, 0.6, (("red", 0.9), ("white", 0.1))),), pieces)
+        varanasi.settle_colours(towers[:2] + (tower(500, 0.6, (("red", 0.9), ("white", 0.1))),), pieces)
 
 
 @pytest.mark.parametrize("face_shift, footprints_per_face", [(0.0, 1), (1.0, 2)])
-def test_the_footprint_above_a_disc_is_taken_again_only_when_its_face_moved(monkeypatch, face_shift,
+def test_the_footprint_above_a_disc_is_taken_again_only_when_its_face_moved(profile, monkeypatch, face_shift,
                                                                             footprints_per_face):
     # No face fitted leaves the outline's centre, whose footprint is the one already taken.
     import vision.varanasi as varanasi
-    from calibration.varanasi import calibrate
-    from device.synthetic_varanasi import render_calibration, render_table
+    import vision.varanasi_colour_chain as colour_chain
 
-    profile = calibrate(render_calibration(STANDARD, seed=11), STANDARD)
     image = render_table([["4green", "2yellow"]], STANDARD, seed=1, centres_px=[(640, 480)], max_offset_mm=0)
     calls = {"faces": 0, "footprints": 0}
-    footprint_on = varanasi._footprint_on
+    footprint_on = colour_chain.footprint_on
 
     def face_centre(edges, labels, colour, no_colour, centre, radius, reach):
         calls["faces"] += 1
@@ -190,8 +186,8 @@ def test_the_footprint_above_a_disc_is_taken_again_only_when_its_face_moved(monk
         calls["footprints"] += 1
         return footprint_on(*args)
 
-    monkeypatch.setattr(varanasi, "_face_centre", face_centre)
-    monkeypatch.setattr(varanasi, "_footprint_on", counted_footprint)
+    monkeypatch.setattr(colour_chain, "face_centre", face_centre)
+    monkeypatch.setattr(colour_chain, "footprint_on", counted_footprint)
     varanasi.recognize(image, profile)
     assert calls["faces"] >= 1
     # One more for the top disc, on which nothing shows.
@@ -200,14 +196,13 @@ def test_the_footprint_above_a_disc_is_taken_again_only_when_its_face_moved(monk
 
 
 def test_filled_holes_are_the_mask_and_what_it_encloses():
-    from vision.varanasi import _fill_holes
 
     mask = np.zeros((12, 14), dtype=np.uint8)
     mask[2:9, 2:9] = 1
     mask[4:7, 4:7] = 0  # a hole
     mask[0:3, 11:14] = 1  # a part on the border, open to it
     mask[0, 12] = 0  # enclosed on three sides, the fourth the border: outside
-    filled = _fill_holes(mask)
+    filled = fill_holes(mask)
     expected = mask.copy()
     expected[4:7, 4:7] = 1
     assert filled.dtype == np.uint8 and np.array_equal(filled, expected)
@@ -215,8 +210,6 @@ def test_filled_holes_are_the_mask_and_what_it_encloses():
 
 def test_colour_distances_come_a_row_per_colour():
     # A crop's labels are chosen colour by colour: rows, not strided columns.
-    from vision.varanasi_colour import ColourModel
-
     colours = {
         "red": {"lab_mean": [120.0, 170.0, 150.0], "lab_covariance": [[30, 2, 1], [2, 20, 3], [1, 3, 25]],
                 "hint_srgb": [200, 35, 40]},
@@ -234,7 +227,6 @@ def test_colour_distances_come_a_row_per_colour():
 
 
 def test_written_out_whitening_is_numpys_cholesky_of_the_inverse_and_the_determinant_its():
-    from vision.varanasi_scene import whitening_of
 
     rng = np.random.default_rng(4)
     for _ in range(2000):
@@ -249,24 +241,20 @@ def test_written_out_whitening_is_numpys_cholesky_of_the_inverse_and_the_determi
 
 def test_a_footprint_of_one_part_near_the_point_is_its_own_component():
     # About three footprints in four are one part: no comparison over the labelling is needed.
-    from vision.varanasi import _component_near
-
     mask = np.zeros((30, 40), dtype=np.uint8)
     mask[5:15, 5:15] = 1
-    assert _component_near(mask, (10.0, 10.0), 3.0) is mask
-    assert _component_near(mask, (30.0, 25.0), 3.0) is None
+    assert component_near(mask, (10.0, 10.0), 3.0) is mask
+    assert component_near(mask, (30.0, 25.0), 3.0) is None
     mask[20:28, 25:38] = 1  # a bigger part, farther off
-    near = _component_near(mask, (10.0, 10.0), 3.0)
+    near = component_near(mask, (10.0, 10.0), 3.0)
     assert near.dtype == np.uint8 and near.sum() == 100 and near[5:15, 5:15].all()
-    assert _component_near(mask, (20.0, 20.0), 12.0).sum() == 8 * 13  # both near: the bigger
+    assert component_near(mask, (20.0, 20.0), 12.0).sum() == 8 * 13  # both near: the bigger
 
 
 @pytest.mark.parametrize("grid", [(40, 30), (16, 12), (7, 5)])
 def test_board_like_cells_are_those_mostly_board_as_the_mean_said(grid):
     # Cells counted by two one-axis sums of bytes: the same cells as the mean of their samples
     # at least one half, with cells near half board (7 to 9 of 16 samples) in plenty.
-    from vision.varanasi_scene import BOARD_SIGMA, CELL_SIDE, board_distance2, board_like_grid
-
     board = {"lab_mean": [200.0, 130.0, 140.0], "lab_covariance": [[20.0, 1.0, 0.0], [1.0, 4.0, 0.5], [0.0, 0.5, 4.0]]}
     cols, rows = grid
     rng = np.random.default_rng(7)
@@ -281,12 +269,11 @@ def test_board_like_cells_are_those_mostly_board_as_the_mean_said(grid):
         assert close.sum(axis=(1, 3)).min() < 8 <= close.sum(axis=(1, 3)).max()
 
 
-
 def test_vote_peaks_on_plateaus_are_the_5x5_local_maxima_and_only_the_few_left_see_the_outer_ring(monkeypatch):
     # Candidates are checked against their 8 nearest neighbours first, and only the ones left
     # against the rest of their 5x5 neighbourhood: the same peaks as the whole neighbourhood at
     # once, ties (plateaus of equal counts) and the frame's edges included.
-    import vision.varanasi_geometry as geometry
+    import vision.varanasi_votes as geometry
 
     rng = np.random.default_rng(8)
     height, width = 40, 56
@@ -297,15 +284,15 @@ def test_vote_peaks_on_plateaus_are_the_5x5_local_maxima_and_only_the_few_left_s
     radii = np.stack([np.full((height, width), 10.0, dtype=np.float32),
                       (10.0 + rng.random((height, width))).astype(np.float32)])
     edges = type("Edges", (), {"shape": (height, width)})()
-    monkeypatch.setattr(geometry, "_smoothed_vote_planes", lambda edges, radii: iter(planes))
+    monkeypatch.setattr(geometry, "smoothed_vote_planes", lambda edges, radii: iter(planes))
     gathered = []
-    neighbourhood_votes = geometry._neighbourhood_votes
+    neighbourhood_votes = geometry.neighbourhood_votes
 
     def counted(counts, radius_map, ys, xs, offsets):
         gathered.append((len(offsets), len(ys)))
         return neighbourhood_votes(counts, radius_map, ys, xs, offsets)
 
-    monkeypatch.setattr(geometry, "_neighbourhood_votes", counted)
+    monkeypatch.setattr(geometry, "neighbourhood_votes", counted)
     for bar in (0.0, 0.5, 2.0):
         gathered.clear()
         expected = []
@@ -325,10 +312,7 @@ def test_vote_peaks_on_plateaus_are_the_5x5_local_maxima_and_only_the_few_left_s
 def test_the_drawn_line_test_reads_the_crop_s_board_once_per_tower(monkeypatch):
     # Every size and round of a tower's edge tests asks the drawn-line test of the same crop:
     # its board's median, noise and smoothed Lab are read once, the values the plain forms give.
-    from types import SimpleNamespace
-
-    import vision.varanasi as varanasi
-    from vision.varanasi_geometry import edge_field
+    import vision.varanasi_edge_context as varanasi
 
     rng = np.random.default_rng(3)
     image = np.clip(rng.normal(180, 6, (90, 110, 3)), 0, 255).astype(np.uint8)
@@ -337,9 +321,9 @@ def test_the_drawn_line_test_reads_the_crop_s_board_once_per_tower(monkeypatch):
     board = 3
     labels = np.where(rng.random(edges.shape) < 0.7, board, rng.integers(0, 5, edges.shape)).astype(np.uint8)
     frame = SimpleNamespace(colours=SimpleNamespace(names=("red", "green", "blue")))
-    context = varanasi._EdgeContext(edges, labels, frame, np.array([55.0, 45.0]), {}, 10.0, 8.0, 5.0, ())
+    context = varanasi.EdgeContext(edges, labels, frame, np.array([55.0, 45.0]), {}, 10.0, 8.0, 5.0, ())
     calls = {"medians": 0, "noises": 0}
-    median, noise = varanasi._masked_median, varanasi._chromaticity_noise
+    median, noise = varanasi.masked_median, varanasi.chromaticity_noise
 
     def counted(name, function):
         def call(*args):
@@ -347,8 +331,8 @@ def test_the_drawn_line_test_reads_the_crop_s_board_once_per_tower(monkeypatch):
             return function(*args)
         return call
 
-    monkeypatch.setattr(varanasi, "_masked_median", counted("medians", median))
-    monkeypatch.setattr(varanasi, "_chromaticity_noise", counted("noises", noise))
+    monkeypatch.setattr(varanasi, "masked_median", counted("medians", median))
+    monkeypatch.setattr(varanasi, "chromaticity_noise", counted("noises", noise))
     for _ in range(3):
         mask = (labels == board).view(np.uint8)
         assert np.array_equal(context.board_mask, mask)
@@ -361,29 +345,23 @@ def test_the_drawn_line_test_reads_the_crop_s_board_once_per_tower(monkeypatch):
 @pytest.mark.parametrize("share", [0.02, 0.5, 0.97])
 def test_chromaticity_noise_samples_every_third_pixel_of_the_mask_in_row_order(share):
     # Gathered by flat index instead of a boolean mask over the three channels: the same pixels.
-    from vision.varanasi import FACE_NOISE_SAMPLING, _chromaticity, _chromaticity_noise
-
     rng = np.random.default_rng(4)
     lab = rng.integers(60, 200, (70, 90, 3)).astype(np.uint8)
     mask = (rng.random((70, 90)) < share).astype(np.uint8)
-    chromaticity = _chromaticity(lab[mask.astype(bool)][::FACE_NOISE_SAMPLING].astype(np.float64))
-    spread = np.abs(chromaticity - np.median(chromaticity, axis=0)).sum(axis=1)
-    assert _chromaticity_noise(lab, mask) == 1.4826 * float(np.median(spread))
+    shares = chromaticity(lab[mask.astype(bool)][::FACE_NOISE_SAMPLING].astype(np.float64))
+    spread = np.abs(shares - np.median(shares, axis=0)).sum(axis=1)
+    assert chromaticity_noise(lab, mask) == 1.4826 * float(np.median(spread))
 
 
-def test_seeds_are_compared_with_each_tower_s_bottom_circle_taken_once(monkeypatch):
+def test_seeds_are_compared_with_each_tower_s_bottom_circle_taken_once(profile, monkeypatch):
     # Every seed is compared with every tower read before it (about 70 comparisons a frame): each
     # tower's bottom circle is taken once, when it is read, not again for each seed.
     import vision.varanasi as varanasi
-    from vision.varanasi import DiscReading, TowerReading
-    from calibration.varanasi import calibrate
-    from device.synthetic_varanasi import render_calibration
 
-    profile = calibrate(render_calibration(STANDARD, seed=11), STANDARD)
     image = np.full((960, 1280, 3), 200, np.uint8)
     # Strong peaks 30 px apart along a row; a tower read at one covers the next (radius 40).
     peaks = [(100.0 + 30.0 * i, 300.0, 10.0) for i in range(12)]
-    monkeypatch.setattr(varanasi, "_vote_peaks", lambda edges, frame: (peaks, []))
+    monkeypatch.setattr(varanasi, "vote_peaks", lambda edges, frame: (peaks, []))
     read = []
 
     def read_tower(image_bgr, work_lab, frame, seed, threshold, outlines, all_peaks):
@@ -391,8 +369,8 @@ def test_seeds_are_compared_with_each_tower_s_bottom_circle_taken_once(monkeypat
         disc = DiscReading(4, (float(seed[0]), float(seed[1])), 40.0, 0.9, (("red", 1.0),), "red")
         return TowerReading((disc,))
 
-    monkeypatch.setattr(varanasi, "_read_tower", read_tower)
-    monkeypatch.setattr(varanasi, "_settle_colours", lambda towers, pieces: towers)
+    monkeypatch.setattr(varanasi, "read_tower", read_tower)
+    monkeypatch.setattr(varanasi, "settle_colours", lambda towers, pieces: towers)
     taken = {"discs": 0}
     discs = TowerReading.discs
 

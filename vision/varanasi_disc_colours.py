@@ -1,0 +1,142 @@
+"""Disc colours: ring colour probabilities, settled per size with the inventory."""
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from vision.varanasi_assignment import assign
+from vision.varanasi_colour import ColourModel
+from vision.varanasi_observation import DiscReading, TowerReading
+from vision.varanasi_params import (
+    COLOURED_SHARE,
+    EDGE_MARGIN_PX,
+    IMPOSSIBLE_COST,
+    MIN_RING_PIXELS,
+    PROBABILITY_FLOOR,
+)
+from vision.varanasi_pieces import PieceSet
+from vision.varanasi_pixels import circle_window
+from vision.varanasi_profile import ParsedProfile
+
+
+def colour_slots(lab_bytes, labels, origin, frame: ParsedProfile, circles) -> list[DiscReading]:
+    """Colour probabilities of each slot from the ring it shows below the next disc up.
+
+    Rings can be a few pixels wide (a small disc nearly covering a bigger one's rim), so rather
+    than a fixed margin, pixels that match no colour (disc sides, shadows) are left out.
+    """
+    other = len(frame.colours.names) + 1
+    slots = []
+    for index, (size, (cx, cy), radius, presence) in enumerate(circles):
+        window, yy, xx = circle_window(lab_bytes.shape, (cx, cy), radius - EDGE_MARGIN_PX)
+        region = (xx - cx) ** 2 + (yy - cy) ** 2 <= (radius - EDGE_MARGIN_PX) ** 2
+        above = next((k for k in range(index + 1, len(circles)) if circles[k][3] >= 0.5), None)
+        if above is not None:
+            _, (ax, ay), a_radius, _ = circles[above]
+            region &= (xx - ax) ** 2 + (yy - ay) ** 2 > (a_radius + EDGE_MARGIN_PX) ** 2
+        coloured = region & (labels[window] != other)
+        # Unless nearly all of it matches no colour: then the face itself is lit off its
+        # calibrated colour (a pale top disc, haze), and the few pixels left are the rim's fringe.
+        shown = max(MIN_RING_PIXELS, COLOURED_SHARE * np.count_nonzero(region))
+        ring = coloured if np.count_nonzero(coloured) >= shown else region
+        probabilities = _colour_probabilities(lab_bytes[window], ring, frame.ring_colours)
+        ranked = tuple(sorted(zip(frame.colours.names, probabilities), key=lambda p: -p[1]))
+        slots.append(DiscReading(
+            size=size,
+            centre=(float(cx + origin[0]), float(cy + origin[1])),
+            radius=float(radius),
+            presence=presence,
+            colours=ranked,
+            colour=ranked[0][0],
+        ))
+    return slots
+
+
+def _colour_probabilities(lab_bytes: np.ndarray, ring: np.ndarray, colours: ColourModel) -> np.ndarray:
+    """Posterior over colour names of the pixels of `lab_bytes` (8-bit Lab) where `ring` (a
+    boolean mask) is set; flat when the ring is hidden."""
+    count = np.count_nonzero(ring)
+    if count < MIN_RING_PIXELS:
+        return np.full(len(colours.names), 1.0 / len(colours.names))
+    typical = _ring_medians(lab_bytes, ring, count)
+    log_likelihood = colours.log_likelihoods(typical)[0]
+    weights = np.exp(log_likelihood - log_likelihood.max())
+    return weights / weights.sum()
+
+
+def _ring_medians(lab_bytes: np.ndarray, ring: np.ndarray, count: int) -> np.ndarray:
+    """Per-channel medians (float32) of the `count` pixels of `lab_bytes` where `ring` is set,
+    equal to numpy's median of those pixels as floats (the mean of the middle two for an even
+    count), from OpenCV's masked histograms: rings of thousands of pixels are counted many
+    times faster than they are gathered and partitioned."""
+    mask = ring.view(np.uint8)  # 0 and 1 bytes, a view of the booleans (no copy)
+    histograms = np.empty((3, 256, 1), dtype=np.float32)  # counted into in place, one per channel
+    for channel in range(3):
+        cv2.calcHist([lab_bytes], [channel], mask, [256], [0, 256], hist=histograms[channel])
+    cumulative = np.cumsum(histograms[..., 0], axis=1)  # whole numbers, exact in float32 at these counts
+    half = count // 2
+    upper = (cumulative > half).argmax(axis=1).astype(np.float32)  # the value ranked `half`
+    if count % 2:
+        return upper
+    return ((cumulative > half - 1).argmax(axis=1).astype(np.float32) + upper) / 2
+
+
+def settle_colours(towers, pieces: PieceSet):
+    """Each colour at most once per size: Hungarian assignment over every disc of that size, in
+    which a disc whose most likely colour another disc of its size claims too may instead be
+    found absent (cost −log(1 − presence)): one that no colour left free explains is more likely
+    not there (arcs of shadows and of the board's drawing around a tower) than of a colour it
+    does not look like. A disc found absent keeps the presence it has given the best colour left
+    free: p·P(c) / (p·P(c) + 1 − p), below 0.5."""
+    chosen: dict[tuple[int, int], str] = {}
+    presence: dict[tuple[int, int], float] = {}
+    colours = len(pieces.colours)
+    for size in pieces.sizes:
+        members = [(t, k) for t, tower in enumerate(towers) for k, s in enumerate(tower.slots)
+                   if s.size == size and s.presence >= 0.5]
+        if not members:
+            continue
+        slots = [towers[t].slots[k] for t, k in members]
+        keep = np.array([
+            [-np.log(max(s.presence, PROBABILITY_FLOOR) * s.colour_probability(name)) for name in pieces.colours]
+            for s in slots
+        ])
+        claims = [s.colour for s in slots]
+        cheapest = keep.argmin(axis=1).tolist()
+        if len(set(claims)) == len(claims) and len(set(cheapest)) == len(cheapest):
+            # No colour claimed twice, so none is argued away, and each disc's cheapest colour is
+            # its own: together the least total cost, the pairs `assign` gives (the first of equal
+            # costs, as it takes them row by row), at a fraction of its cost.
+            chosen.update((member, pieces.colours[col]) for member, col in zip(members, cheapest))
+            continue
+        # Each disc's own "absent" column, the others' out of its reach; only a disc whose most
+        # likely colour another disc of its size claims too can be argued away by the inventory.
+        absent = np.full((len(slots), len(slots)), IMPOSSIBLE_COST)
+        np.fill_diagonal(absent, [
+            -np.log(max(1.0 - s.presence, PROBABILITY_FLOOR)) if claims.count(s.colour) > 1 else IMPOSSIBLE_COST
+            for s in slots
+        ])
+        pairs = assign(np.hstack([keep, absent]))
+        taken = {col for _, col in pairs if col < colours}
+        for row, col in pairs:
+            if col < colours:
+                chosen[members[row]] = pieces.colours[col]
+                continue
+            if absent[row, col - colours] >= IMPOSSIBLE_COST:
+                continue  # left without a colour and not to be argued away: keeps its own
+            slot = slots[row]
+            free = max((slot.colour_probability(name) for i, name in enumerate(pieces.colours) if i not in taken),
+                       default=PROBABILITY_FLOOR)
+            explained = slot.presence * free
+            # 1 - p floored as in its cost: a disc no colour left explains stays below 0.5 however
+            # sure its rim was (with every colour taken, P(c) is the floor too).
+            presence[members[row]] = explained / (explained + max(1.0 - slot.presence, PROBABILITY_FLOOR))
+    settled = []
+    for t, tower in enumerate(towers):
+        slots = tuple(
+            DiscReading(s.size, s.centre, s.radius, presence.get((t, k), s.presence), s.colours,
+                        chosen.get((t, k), s.colour))
+            for k, s in enumerate(tower.slots)
+        )
+        settled.append(TowerReading(slots))
+    return tuple(settled)

@@ -1,0 +1,149 @@
+"""What Varanasi recognition returns: towers of disc readings, and how well a state explains them."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from engines.errors import ArbiterError
+from vision.varanasi_assignment import assign
+from vision.varanasi_params import MISSING_DISC_LOG, PROBABILITY_FLOOR
+
+
+@dataclass(frozen=True)
+class DiscReading:
+    """One size slot of a tower: is a disc of this size there, where, and which colour."""
+
+    size: int
+    centre: tuple[float, float]
+    radius: float
+    presence: float
+    colours: tuple[tuple[str, float], ...]  # (name, probability), most likely first
+    colour: str
+
+    def colour_probability(self, name: str) -> float:
+        return max(PROBABILITY_FLOOR, dict(self.colours).get(name, 0.0))
+
+
+@dataclass(frozen=True)
+class TowerReading:
+    """Every size slot from the bottom disc's size down, present or not, bottom first."""
+
+    slots: tuple[DiscReading, ...]
+
+    @property
+    def discs(self) -> tuple[DiscReading, ...]:
+        return tuple(slot for slot in self.slots if slot.presence >= 0.5)
+
+    def log_likelihood(self, codes: dict[int, str]) -> float:
+        """log P(this tower reading | the tower is exactly `codes`: size -> colour)."""
+        total = 0.0
+        for slot in self.slots:
+            presence = float(np.clip(slot.presence, PROBABILITY_FLOOR, 1 - PROBABILITY_FLOOR))
+            if slot.size in codes:
+                total += np.log(presence) + np.log(slot.colour_probability(codes[slot.size]))
+            else:
+                total += np.log(1 - presence)
+        bigger = [size for size in codes if size not in {slot.size for slot in self.slots}]
+        return total + MISSING_DISC_LOG * len(bigger)
+
+
+@dataclass(frozen=True)
+class VaranasiObservation:
+    towers: tuple[TowerReading, ...]
+    scene_confidence: float
+    note: str | None = None
+
+    def stacks(self) -> list[list[str]]:
+        ordered = sorted((t for t in self.towers if t.discs), key=lambda t: t.discs[0].centre[0])
+        return [[f"{d.size}{d.colour}" for d in t.discs] for t in ordered]
+
+    def tower_confidence(self, tower: TowerReading) -> float:
+        confidence = 1.0
+        for slot in tower.slots:
+            if slot.presence >= 0.5:
+                confidence *= slot.presence * slot.colour_probability(slot.colour)
+            else:
+                confidence *= 1.0 - slot.presence
+        return confidence
+
+    @property
+    def confidence(self) -> float:
+        towers = [self.tower_confidence(t) for t in self.towers if t.discs]
+        return float(self.scene_confidence * (min(towers) if towers else 1.0))
+
+    def to_json(self) -> dict:
+        ordered = sorted((t for t in self.towers if t.discs), key=lambda t: t.discs[0].centre[0])
+        evidence = {
+            "towers": [
+                {
+                    "confidence": round(self.tower_confidence(t), 4),
+                    "discs": [
+                        {
+                            "code": f"{d.size}{d.colour}",
+                            "confidence": round(d.presence * d.colour_probability(d.colour), 4),
+                            "presence": round(d.presence, 4),
+                            "centre": [round(d.centre[0], 1), round(d.centre[1], 1)],
+                            "radius": round(d.radius, 1),
+                            "alternatives": {
+                                f"{d.size}{name}": round(p, 4) for name, p in d.colours[:3] if p >= 0.01
+                            },
+                        }
+                        for d in t.discs
+                    ],
+                }
+                for t in ordered
+            ],
+            "scene_confidence": round(self.scene_confidence, 4),
+        }
+        if self.note:
+            evidence["note"] = self.note
+        return {
+            "state": {"game": "varanasi", "stacks": self.stacks()},
+            "confidence": round(self.confidence, 4),
+            "evidence": evidence,
+        }
+
+    def best_log_likelihood(self, following: dict | None = None) -> float:
+        """The log-likelihood of the reading itself. `following` is not used: discs leave the
+        table as the game goes on, so no count carries over from one position to the next."""
+        return self.log_likelihood(self.to_json()["state"])
+
+    def log_likelihood(self, state_json) -> float:
+        """How well a candidate state explains the frame; graded, never -inf.
+
+        Candidate stacks are matched to the towers seen (in any order) by the Hungarian method;
+        a tower seen but absent from the candidate, or a candidate stack not seen, costs what its
+        discs' presence says.
+        """
+        stacks = _candidate_stacks(state_json)
+        seen = [t for t in self.towers if t.discs]
+        empty = np.array([t.log_likelihood({}) for t in seen])
+        missing = np.array([MISSING_DISC_LOG * len(stack) for stack in stacks])
+        total = float(empty.sum() + missing.sum())
+        if seen and stacks:
+            gain = np.array([
+                [t.log_likelihood(stack) - empty[i] - missing[j] for j, stack in enumerate(stacks)]
+                for i, t in enumerate(seen)
+            ])
+            total += sum(max(0.0, gain[i, j]) for i, j in assign(-gain))
+        return total
+
+
+def _candidate_stacks(state_json) -> list[dict[int, str]]:
+    if not isinstance(state_json, dict) or state_json.get("game") != "varanasi":
+        raise ArbiterError('a Varanasi state is an object with "game": "varanasi" and "stacks"')
+    stacks = state_json.get("stacks")
+    if not isinstance(stacks, list):
+        raise ArbiterError('a Varanasi state needs "stacks": a list of towers')
+    parsed = []
+    for stack in stacks:
+        if not isinstance(stack, list):
+            raise ArbiterError("each Varanasi stack is a list of disc codes such as \"4red\"")
+        codes = {}
+        for code in stack:
+            if not isinstance(code, str) or len(code) < 2 or not code[0].isdigit():
+                raise ArbiterError(f"not a disc code: {code!r} (size digit then colour, e.g. \"2blue\")")
+            codes[int(code[0])] = code[1:]
+        parsed.append(codes)
+    return parsed
