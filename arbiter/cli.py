@@ -219,7 +219,9 @@ def build_parser() -> argparse.ArgumentParser:
     def server_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("--host", default="127.0.0.1", help="address to serve on (another than loopback needs --pin)")
         p.add_argument("--port", type=port_number, default=8000, help="TCP port")
-        p.add_argument("--pin", help="director's PIN (required with a non-loopback --host)")
+        p.add_argument("--pin", action="store_true",
+                       help="require the director's PIN to change records (needed with a non-loopback --host): "
+                            "read from $ARBITER_PIN, else asked for")
 
     p = command("serve", "the web companion for a real table", cmd_serve)
     table_options(p)

@@ -6,13 +6,17 @@ camera or calibrates.
 """
 from __future__ import annotations
 
+import getpass
+import os
 import shutil
+import sys
 import tempfile
 from pathlib import Path
 
 from arbiter.demo import DEFAULT_DEMO, DEMO_STILL_FRAMES, demo_camera
 from webui.companion import Companion, LatestObservation, seat_names
-from webui.security import check_bind
+from engines.errors import ArbiterError
+from webui.security import PIN_SUGGESTED_DIGITS, PIN_VARIABLE, check_bind
 from webui.server import Running, serve_until_interrupted, start_serving
 
 
@@ -37,6 +41,25 @@ class TableCalibrator:
         save_profile(profile, path)
 
 
+def director_pin(wanted: bool) -> str | None:
+    """The director's PIN when `--pin` asks for one: from $ARBITER_PIN, else typed at a prompt.
+
+    Never from the command line, where every user of the machine could read it in `ps`.
+    """
+    if not wanted:
+        return None
+    pin = os.environ.get(PIN_VARIABLE)
+    if pin is None:
+        if not sys.stdin.isatty():
+            raise ArbiterError(f"--pin: set {PIN_VARIABLE} or start the companion in a terminal to type the PIN")
+        pin = getpass.getpass(f"Director's PIN ({PIN_SUGGESTED_DIGITS} or more digits): ")
+    check_bind("127.0.0.1", pin)
+    if len(pin) < PIN_SUGGESTED_DIGITS:
+        print(f"arbiter: warning: a PIN of {len(pin)} digits is easy to guess; {PIN_SUGGESTED_DIGITS} or more "
+              "are suggested", file=sys.stderr)
+    return pin
+
+
 def build_companion(rules, profile: dict, camera, store, player_names=()) -> Companion:
     """Tracker on `camera`, recording into `store`, as a Companion ready to start."""
     from arbiter.run import seat_players
@@ -55,7 +78,8 @@ def serve(args) -> int:
     from arbiter.run import camera_from_spec, load_run_profile, load_run_rules, player_names
     from arbiter.store import Store
 
-    check_bind(args.host, args.pin)
+    pin = director_pin(args.pin)
+    check_bind(args.host, pin)
     rules = load_run_rules(args.game, args.rules)
     names = player_names(args.players, rules)
     profile = load_run_profile(args.game, args.profile)
@@ -63,7 +87,7 @@ def serve(args) -> int:
     store = Store(args.db)
     try:
         companion = build_companion(rules, profile, camera, store, names)
-        running = start_serving(companion, args.host, args.port, args.pin, profile_path=args.profile,
+        running = start_serving(companion, args.host, args.port, pin, profile_path=args.profile,
                                 calibrator=TableCalibrator(rules.game, profile.get("pieceset")))
     except BaseException:
         store.close()
@@ -100,5 +124,5 @@ def start_demo(host: str, port: int, pin: str | None, game: str = DEFAULT_DEMO,
 def demo(args) -> int:
     """`arbiter demo [--game G] [--host H] [--port N] [--pin X]`: no camera, no set-up."""
     game = getattr(args, "game", None) or DEFAULT_DEMO
-    running = start_demo(args.host, args.port, args.pin, game)
+    running = start_demo(args.host, args.port, director_pin(args.pin), game)
     return serve_until_interrupted(running, f"demo (a simulated camera plays a {game.capitalize()} game)")

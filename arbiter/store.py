@@ -22,6 +22,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from arbiter.spreadsheet import safe_row
 from engines.errors import ArbiterError
 
 SCHEMA_VERSION = 1
@@ -98,6 +99,10 @@ def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
 
 
+def _file_name(path: str | None) -> str | None:
+    return Path(path).name if path else path
+
+
 def _dumps(obj) -> str | None:
     return None if obj is None else json.dumps(obj, separators=(",", ":"))
 
@@ -135,6 +140,11 @@ class Store:
             raise StoreError(_describe_sqlite_error(self.path, exc)) from None
 
     def _open(self) -> None:
+        # Another program's database is refused before anything is written to it.
+        tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if tables and "meta" not in tables:
+            raise StoreError(f"{self.path}: not an Arbiter record database (it holds other tables: "
+                             f"{', '.join(sorted(tables)[:5])})")
         self._db.execute("PRAGMA journal_mode=WAL")
         # FULL (not WAL's usual NORMAL) so a committed move survives a power cut, not just a crash.
         self._db.execute("PRAGMA synchronous=FULL")
@@ -145,7 +155,8 @@ class Store:
         self._db.executescript(_SCHEMA)
         row = self._db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
         if row is None:
-            self._db.execute("INSERT INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+            # Several processes may open a new database at once: the first to write the version wins.
+            self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
         elif row[0] != str(SCHEMA_VERSION):
             raise StoreError(f"{self.path}: database schema version {row[0]}, this Arbiter reads {SCHEMA_VERSION}")
 
@@ -365,13 +376,15 @@ class Store:
         return match
 
     def export_csv(self, match_id: int) -> str:
-        """The move log of every game of a match, one row per log entry (JSON cells as text)."""
+        """The move log of every game of a match, one row per log entry (JSON cells as text;
+        snapshots by file name, as they lie in the snapshot folder)."""
         out = io.StringIO()
         writer = csv.writer(out)
         writer.writerow(["match", "game", "id", "at", "verdict", "move", "reason", "state", "recognised",
                          "snapshot_before", "snapshot_after"])
         for game in self.games(match_id):
             for m in self.moves(game["id"]):
-                writer.writerow([match_id, game["number"], m.id, m.at, m.verdict, _dumps(m.move), m.reason,
-                                 _dumps(m.state), _dumps(m.recognised), m.snapshot_before, m.snapshot_after])
+                writer.writerow(safe_row([match_id, game["number"], m.id, m.at, m.verdict, _dumps(m.move), m.reason,
+                                          _dumps(m.state), _dumps(m.recognised), _file_name(m.snapshot_before),
+                                          _file_name(m.snapshot_after)]))
         return out.getvalue()

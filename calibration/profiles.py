@@ -5,6 +5,7 @@ import json
 from pathlib import Path
 
 from engines.errors import ArbiterError
+from engines.json_input import parse_json
 
 
 
@@ -17,10 +18,7 @@ def load_json_file(path: str | Path, what: str = "JSON file") -> object:
         raise ArbiterError(f"{p}: no such {what}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise ArbiterError(f"{p}: cannot read {what}: {exc}") from None
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ArbiterError(f"{p}: malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}") from None
+    return parse_json(text, str(p))
 
 
 def load_profile(path: str | Path) -> dict:

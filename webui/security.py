@@ -1,8 +1,12 @@
-"""Who may change records: the director's PIN, cross-site request protection, upload limits.
+"""Who may change records: the director's PIN, cross-site request protection, upload limits,
+the browser's own protections.
 
 On the table's Wi-Fi anyone can open the page, so every request that changes records needs the
 director's PIN once per browser session (it is then remembered in the signed session cookie),
 and every form or JSON POST must carry the page's CSRF token, which another site cannot read.
+Wrong PINs lock out the client that sent them, not the director. A companion without a PIN
+listens on loopback only and answers only requests addressed to a loopback name, so that a web
+page elsewhere cannot reach it through a DNS name it rebinds to 127.0.0.1.
 """
 from __future__ import annotations
 
@@ -12,6 +16,7 @@ import ipaddress
 import secrets
 import threading
 import time
+from collections import OrderedDict
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
 
@@ -19,10 +24,26 @@ from engines.errors import ArbiterError
 
 # A phone photo of the calibration board is a few MB; anything far bigger is a mistake or an attack.
 MAX_UPLOAD_BYTES = 8 * 1024 * 1024
-# Wrong PINs allowed before the director's unlock pauses, and for how long (a 4-digit PIN
+# Wrong PINs allowed from one client before its unlock pauses, and for how long (a 4-digit PIN
 # would otherwise fall to a script in minutes).
 PIN_ATTEMPTS = 5
 PIN_LOCKOUT_SECONDS = 30.0
+# Clients whose wrong PINs are remembered at once: the oldest is forgotten past this.
+PIN_CLIENTS_KEPT = 1024
+# Shorter PINs are accepted but a warning suggests at least this many digits.
+PIN_SUGGESTED_DIGITS = 6
+# The environment variable a PIN is read from (a PIN given as an argument would show in `ps`).
+PIN_VARIABLE = "ARBITER_PIN"
+
+SECURITY_HEADERS = {
+    # Scripts and styles come from the companion itself; style attributes colour the pieces.
+    "Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+                               "script-src 'self'; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+    "X-Frame-Options": "DENY",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+LOOPBACK_NAMES = ("localhost", "127.0.0.1", "[::1]")
 
 UNSAFE_METHODS = ("POST", "PUT", "PATCH", "DELETE")
 
@@ -41,7 +62,8 @@ def is_loopback(host: str) -> bool:
 def check_bind(host: str, pin: str | None) -> None:
     """Refuse to open the companion to the network without a director's PIN."""
     if not is_loopback(host) and not pin:
-        raise ArbiterError(f"--host {host} opens the companion to the network: give the director's --pin too")
+        raise ArbiterError(f"--host {host} opens the companion to the network: add --pin (the director's PIN "
+                           f"from ${PIN_VARIABLE} or a prompt)")
     if pin is not None and (len(pin) < 4 or not pin.isdigit()):
         raise ArbiterError("--pin must be at least 4 digits")
 
@@ -64,25 +86,28 @@ def check_csrf() -> None:
 
 
 class PinGate:
-    """Counts wrong PINs across the whole companion (one director, one table)."""
+    """Counts wrong PINs per client (its address), so a guesser locks out only itself."""
 
     def __init__(self, pin: str | None):
         self.pin = pin
         self._lock = threading.Lock()
-        self._failures = 0
-        self._locked_until = 0.0
+        self._clients: OrderedDict[str, tuple[int, float]] = OrderedDict()  # failures, locked until
 
-    def check(self, attempt: str | None) -> bool:
+    def check(self, attempt: str | None, client: str = "") -> bool:
         with self._lock:
-            if time.monotonic() < self._locked_until:
-                abort(429, description="too many wrong PINs: wait half a minute")
+            failures, locked_until = self._clients.get(client, (0, 0.0))
+            if time.monotonic() < locked_until:
+                abort(429, description="too many wrong PINs from this device: wait half a minute")
             if attempt is not None and hmac.compare_digest(attempt.encode(), self.pin.encode()):
-                self._failures = 0
+                self._clients.pop(client, None)
                 return True
-            self._failures += 1
-            if self._failures >= PIN_ATTEMPTS:
-                self._failures = 0
-                self._locked_until = time.monotonic() + PIN_LOCKOUT_SECONDS
+            failures += 1
+            if failures >= PIN_ATTEMPTS:
+                failures, locked_until = 0, time.monotonic() + PIN_LOCKOUT_SECONDS
+            self._clients[client] = (failures, locked_until)
+            self._clients.move_to_end(client)
+            while len(self._clients) > PIN_CLIENTS_KEPT:
+                self._clients.popitem(last=False)
             return False
 
 
@@ -96,7 +121,7 @@ def director_required(view):
             attempt = request.headers.get("X-Arbiter-Pin")
             if attempt is None:
                 abort(403, description="this action needs the director's PIN: unlock the page first")
-            if not gate.check(attempt):
+            if not gate.check(attempt, request.remote_addr or ""):
                 abort(403, description="wrong director's PIN")
         return view(*args, **kwargs)
 
@@ -111,12 +136,26 @@ def unlock():
         back = url_for("table.page")
     if request.method == "GET":
         return render_template("unlock.html", next=back, needs_pin=gate.pin is not None)
-    if gate.pin is None or gate.check(request.form.get("pin")):
+    if gate.pin is None or gate.check(request.form.get("pin"), request.remote_addr or ""):
         session["director"] = True
         flash("Director mode: corrections, results and tournament edits are open.")
         return redirect(back, code=303)
     flash("Wrong PIN.", "error")
     return redirect(url_for("security.unlock", next=back), code=303)
+
+
+def check_host() -> None:
+    """before_request hook of a PIN-less companion: only requests addressed to loopback."""
+    host = (request.host or "").lower()
+    name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+    if name not in LOOPBACK_NAMES:
+        abort(400, description=f"this companion answers only on 127.0.0.1, not as {host!r}")
+
+
+def add_security_headers(response):
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
+    return response
 
 
 def install(app, pin: str | None) -> None:
@@ -125,7 +164,10 @@ def install(app, pin: str | None) -> None:
     app.config["SESSION_COOKIE_SAMESITE"] = "Strict"
     app.config["SESSION_COOKIE_HTTPONLY"] = True
     app.extensions["arbiter_pin"] = PinGate(pin)
+    if pin is None:
+        app.before_request(check_host)
     app.before_request(check_csrf)
+    app.after_request(add_security_headers)
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.globals["pin_required"] = lambda: pin is not None and not session.get("director")
     app.register_blueprint(bp)

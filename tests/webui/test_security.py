@@ -82,7 +82,7 @@ def test_oversized_uploads_are_refused_before_reading(client):
 
 
 @pytest.mark.parametrize("host, pin, message", [
-    ("0.0.0.0", None, "give the director's --pin"),
+    ("0.0.0.0", None, "add --pin"),
     ("192.168.1.20", "12", "at least 4 digits"),
     ("127.0.0.1", "abcd", "at least 4 digits"),
 ])

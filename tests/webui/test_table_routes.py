@@ -153,7 +153,7 @@ def test_correction_bad_requests_get_one_line_errors(table, client):
     token = csrf_of(client)
     headers = {"X-CSRF-Token": token}
     malformed = client.post("/api/correct", data="{not json", headers={**headers, "Content-Type": "application/json"})
-    assert malformed.status_code == 400 and "JSON object" in malformed.get_json()["error"]
+    assert malformed.status_code == 400 and "malformed JSON" in malformed.get_json()["error"]
     missing = client.post("/api/correct", json={"position": {}}, headers=headers)
     assert missing.status_code == 400
     unknown_game = client.post("/api/correct", json={"state": {"game": "chess"}}, headers=headers)

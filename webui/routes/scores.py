@@ -14,6 +14,7 @@ import io
 from flask import Blueprint, Response, abort, render_template
 
 from arbiter.scoring import finished_outcomes, hand_result, is_bye, match_summary, seat_key, seat_names
+from arbiter.spreadsheet import safe_row
 from engines.errors import ArbiterError
 from webui.chart_svg import line_chart
 from webui.games import web_game
@@ -56,12 +57,12 @@ def scores_csv():
         for number, outcome in enumerate(finished_outcomes(store, match), 1):
             winner = names.get(seat_key(outcome.winner, names), "") if outcome.winner is not None else ""
             for seat, score in outcome.scores.items():
-                writer.writerow(prefix + [number, names.get(seat_key(seat, names), seat), score, winner, "camera"])
+                writer.writerow(safe_row(prefix + [number, names.get(seat_key(seat, names), seat), score, winner, "camera"]))
         by_hand = hand_result(match)
         if by_hand is not None:
             summary = match_summary(store, match)
             for name, score in by_hand:
-                writer.writerow(prefix + ["", name, score, " & ".join(summary["winners"]), "by hand"])
+                writer.writerow(safe_row(prefix + ["", name, score, " & ".join(summary["winners"]), "by hand"]))
     return Response(out.getvalue(), mimetype="text/csv",
                     headers={"Content-Disposition": "attachment; filename=arbiter-scores.csv"})
 

@@ -4,12 +4,15 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request, send_file
 
 from engines.errors import ArbiterError
+from engines.json_input import parse_json
 from webui.games import board_svg
 from webui.security import director_required
 
 bp = Blueprint("table", __name__)
 
 MJPEG_BOUNDARY = "frame"
+# A position, even a long Wari game's with its history, is a few KB of JSON.
+MAX_JSON_BYTES = 256 * 1024
 # A reader waits this long for a new frame before re-sending the last one (keeps the stream alive).
 MJPEG_WAIT_SECONDS = 2.0
 
@@ -20,7 +23,11 @@ def companion():
 
 def json_body() -> dict:
     """The request's JSON object, or ArbiterError naming what is wrong with it."""
-    body = request.get_json(silent=True)
+    if not request.is_json:
+        raise ArbiterError("expected a JSON object body (Content-Type: application/json)")
+    if (request.content_length or 0) > MAX_JSON_BYTES:
+        abort(413, description=f"a JSON body is at most {MAX_JSON_BYTES // 1024} KB")
+    body = parse_json(request.get_data(cache=False), "the request body")
     if not isinstance(body, dict):
         raise ArbiterError("expected a JSON object body (Content-Type: application/json)")
     return body
