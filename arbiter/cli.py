@@ -45,21 +45,48 @@ def cmd_check(args) -> int:
     return 0 if verdict["legal"] else 1
 
 
-def cmd_explain(args) -> int:
+def read_state_file(path: str) -> object:
+    """A state file, or a line of `arbiter recognize` output (its "state" is taken)."""
     from calibration.profiles import load_json_file
+
+    obj = load_json_file(path, "state file")
+    if isinstance(obj, dict) and "state" in obj and "game" not in obj:
+        return obj["state"]
+    return obj
+
+
+def cmd_explain(args) -> int:
     from engines import Explanation, StateError
 
     rules = _load_rules(args.rules)
-    before = rules.state_from_json(load_json_file(args.before, "state file"))
-    try:
-        after = rules.state_from_json(load_json_file(args.after, "state file"))
-    except StateError as exc:
-        # What the camera sees after a move may be impossible (a disc on a smaller one): that is
-        # a verdict on the move, not bad input.
-        _print_json(Explanation(legal=False, reason=str(exc)).to_json())
-        return 0
-    _print_json(rules.explain(before, after).to_json())
+    before_json, after_json = read_state_file(args.before), read_state_file(args.after)
+    # A camera cannot see whose turn it is: a BEFORE without one is explained from each side's turn.
+    if isinstance(before_json, dict) and "to_move" not in before_json:
+        befores = [rules.state_from_json({**before_json, "to_move": side}) for side in rules.sides]
+    else:
+        befores = [rules.state_from_json(before_json)]
+    explanations = []
+    for before in befores:
+        try:
+            after = rules.state_from_json(as_turn_after(rules, before, after_json))
+        except StateError as exc:
+            # What the camera sees after a move may be impossible (a disc on a smaller one): that is
+            # a verdict on the move, not bad input.
+            explanations.append(Explanation(legal=False, reason=str(exc)))
+            continue
+        explanations.append(rules.explain(before, after))
+    legal = [move for explanation in explanations if explanation.legal for move in explanation.moves]
+    _print_json(Explanation(True, tuple(legal)).to_json() if legal else explanations[0].to_json())
     return 0
+
+
+def as_turn_after(rules, before, after_json):
+    """AFTER as read by a camera (no "to_move"): with the turn a move from BEFORE passes on."""
+    if not isinstance(after_json, dict) or "to_move" in after_json:
+        return after_json
+    moves = rules.legal_moves(before)
+    mover = rules.apply(before, moves[0]).to_json().get("to_move") if moves else None
+    return after_json if mover is None else {**after_json, "to_move": mover}
 
 
 def cmd_calibrate(args) -> int:

@@ -128,3 +128,18 @@ def test_export_into_a_closed_pipe_stops_quietly(tmp_path):
     reader.stdout.close()
     reader.wait(60)
     assert reader.stderr.read() == b"" and reader.returncode in (0, 141)
+
+
+def test_recognize_lines_are_valid_input_to_explain(capsys, tmp_path):
+    """`arbiter recognize` prints no turn (a camera cannot see it): explain tries each side."""
+    rules = load_rules(WARI)
+    before = rules.apply(rules.start(), rules.move_from_json({"player": "south", "pit": "c"}))
+    after = rules.apply(before, rules.move_from_json({"player": "north", "pit": "a"}))
+    paths = []
+    for name, state in (("a.json", before), ("b.json", after)):
+        seen = {key: value for key, value in state.to_json().items() if key in ("game", "pits", "stores")}
+        (tmp_path / name).write_text(json.dumps({"image": name, "state": seen, "confidence": 0.9, "evidence": {}}))
+        paths.append(str(tmp_path / name))
+    (tmp_path / "rules.json").write_text(json.dumps(WARI))
+    code, out, _ = run_cli(capsys, "explain", "--rules", str(tmp_path / "rules.json"), *paths)
+    assert code == 0 and json.loads(out) == {"legal": True, "moves": [{"player": "north", "pit": "a"}], "reason": None}
