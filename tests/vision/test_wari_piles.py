@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 
 from arbiter.tracker import FIT_MARGIN
-from calibration.wari import _agreement_needed, calibrate
+from calibration.wari import calibrate
+from calibration.wari_spotters import agreement_needed as _agreement_needed
 from device.synthetic_wari import render_board
 from engines.errors import ArbiterError
 from vision.wari import WariProfile, recognize

@@ -5,7 +5,7 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.wari import _lightness_edges, _pits_on_their_rims
+from calibration.wari_rims import lightness_edges as _lightness_edges, pits_on_their_rims as _pits_on_their_rims
 from vision.wari_board import PIT_COUNT, BoardGeometry
 
 FRAME = (640, 480)

@@ -5,7 +5,9 @@ import cv2
 import numpy as np
 import pytest
 
-from calibration.wari import _learn_colours, _seed_mask, calibrate
+from calibration.wari import calibrate
+from calibration.wari_colours import learn_colours as _learn_colours
+from calibration.wari_grid import standout_mask as _seed_mask
 from device.synthetic_wari import render_board
 from vision.wari import recognize
 from vision.wari_board import PIT_COUNT, BoardGeometry

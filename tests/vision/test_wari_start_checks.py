@@ -8,16 +8,11 @@ import numpy as np
 import pytest
 
 import calibration.wari as wari_calibration
-from calibration.wari import (
-    _ALIKE_PITS,
-    _RIM_PAST_EDGE,
-    _best_grid,
-    _check_pits_in_view,
-    _groupings,
-    _heavy_cluster_centres,
-    _other_count_most_shown,
-    calibrate,
-)
+from calibration.wari import calibrate
+import calibration.wari_grid as wari_grid
+from calibration.wari_grid import _ALIKE_PITS, best_grid as _best_grid, blob_groupings as _groupings, heavy_cluster_centres as _heavy_cluster_centres
+from calibration.wari_spotters import other_count_most_shown as _other_count_most_shown
+from calibration.wari_start_checks import _RIM_PAST_EDGE, check_pits_in_view as _check_pits_in_view
 from device.synthetic_wari import render_board
 from engines.errors import ArbiterError
 from vision.wari_board import PIT_COUNT, BoardGeometry
@@ -127,7 +122,7 @@ def test_a_first_profile_counting_by_area_alone_gives_way_to_a_lower_share_that_
         tried.append(seed_mask)
         return {"share": seed_mask, "spotters": shares[seed_mask]}
 
-    monkeypatch.setattr(wari_calibration, "_pit_clusters_by_share", lambda contrast: ((share, None, True) for share in shares))
+    monkeypatch.setattr(wari_calibration, "pit_clusters_by_share", lambda contrast: ((share, None, True) for share in shares))
     monkeypatch.setattr(wari_calibration, "_profile", profile)
     monkeypatch.setattr(wari_calibration, "recognize", lambda image, profile: SimpleNamespace(pits=[4] * PIT_COUNT))
     assert calibrate(np.zeros((96, 128, 3), np.uint8))["share"] == kept
@@ -165,7 +160,7 @@ def test_a_refused_photo_is_read_again_by_each_second_reading_in_turn_keeping_th
         raise ArbiterError("refused at the first reading" if len(readings) == 1 else "refused again")
 
     monkeypatch.setattr(wari_calibration, "_calibrated", calibrated)
-    monkeypatch.setattr(wari_calibration, "_second_readings", lambda contrast: iter(["second", "third"]))
+    monkeypatch.setattr(wari_calibration, "second_readings", lambda contrast: iter(["second", "third"]))
     if accepted_at is None:
         with pytest.raises(ArbiterError, match="^refused at the first reading$"):
             calibrate(np.zeros((96, 128, 3), np.uint8))
@@ -179,7 +174,7 @@ def test_a_start_whose_pits_form_the_grid_and_regroup_as_merged_has_no_second_re
     start = render_board([4] * PIT_COUNT, session=1)
     frame = wari_calibration.working_frame(start)
     contrast = wari_calibration.local_contrast(frame, frame.shape[1] // 16)
-    assert list(wari_calibration._second_readings(contrast)) == []
+    assert list(wari_grid.second_readings(contrast)) == []
 
 
 def test_thin_arcs_joining_the_pits_hide_the_grid_until_the_mask_is_opened_wider():
@@ -192,9 +187,9 @@ def test_thin_arcs_joining_the_pits_hide_the_grid_until_the_mask_is_opened_wider
         for dx, dy in ((-8, -8), (8, -8), (-8, 8), (8, 8)):
             cv2.circle(contrast, (x + dx, y + dy), 6, 40.0, -1)
     with pytest.raises(ArbiterError, match="does not show a Wari board"):
-        list(wari_calibration._pit_clusters_by_share(contrast))
+        list(wari_grid.pit_clusters_by_share(contrast))
     grids = []
-    for reading in wari_calibration._second_readings(contrast):
+    for reading in wari_grid.second_readings(contrast):
         try:
             grids.append(list(reading))
         except ArbiterError:
@@ -208,8 +203,8 @@ def test_thin_arcs_joining_the_pits_hide_the_grid_until_the_mask_is_opened_wider
 def test_a_photo_without_a_board_is_read_again_only_by_the_wider_openings_each_refused():
     blank = np.full((96, 128, 3), 120, np.uint8)
     contrast = wari_calibration.local_contrast(blank, blank.shape[1] // 16)
-    readings = list(wari_calibration._second_readings(contrast))
-    assert len(readings) == len(wari_calibration._ARC_OPENINGS)
+    readings = list(wari_grid.second_readings(contrast))
+    assert len(readings) == len(wari_grid._ARC_OPENINGS)
     for reading in readings:
         with pytest.raises(ArbiterError, match="does not show a Wari board"):
             list(reading)

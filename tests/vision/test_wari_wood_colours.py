@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from calibration.wari import _unlike_wood
+from calibration.wari_colours import unlike_wood as _unlike_wood
 
 LIT_WOOD = (40, 95, 160)  # BGR; Lab lightness 119
 GRAIN = (30, 56, 84)  # the top's dark grain: lightness 67
