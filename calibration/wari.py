@@ -32,12 +32,9 @@ from calibration.wari_start_checks import (
     check_pits_in_view,
     check_pits_show_their_seeds,
 )
-
-# Pits of its own start photo the first profile made (at the highest share that makes one) may
-# misread and still be kept: one pit off is a glint lost, as in any photo; on our renders,
-# profiles that misread more had missed seeds of some colour, and those from a lower share read
-# their sessions better.
-_START_MISREADS = 1
+from vision.wari_params import (
+    START_MISREADS,
+)
 
 
 def calibrate(image: np.ndarray) -> dict:
@@ -46,14 +43,12 @@ def calibrate(image: np.ndarray) -> dict:
         raise ArbiterError("calibration needs a colour photo of the board")
     frame = working_frame(image)
     # Merging nearest seed blobs first can give a seed on one side of a bowl to the next pit's
-    # cluster, and that pit's circle then misses its rim (nicker 1510 through the tilted camera,
-    # session 55: South's a centred 0.3 pitches off its bowl, the start refused). Only a refused
-    # photo is read again with each blob given to the pit its place on the grid lies nearest.
-    # Regrouped always, 54 of 630 accepted start photos got other pit circles, no nearer the true
-    # rims, and the bench's S0 through the soft camera read 2 of its 72 piles of 8-12 fewer: the
-    # pile counter learned its crops from the circles as they are. Where regrouping moves no pit,
-    # the refusal stands at once: a photo that is not the start is refused about as fast as before.
-    # A photo whose pits formed no grid at all is read again with wider openings (`_ARC_OPENINGS`).
+    # cluster, and that pit's circle then misses its rim (nicker 1510 through the tilted camera:
+    # South's a centred 0.3 pitches off its bowl, the start refused). Only a refused photo is read
+    # again with each blob given to the pit its place on the grid lies nearest: regrouping every
+    # photo moves circles no nearer the true rims, and the pile counter learned its crops from the
+    # circles as merging places them. Where regrouping moves no pit, the refusal stands at once.
+    # A photo whose pits formed no grid at all is read again with wider openings (`ARC_OPENINGS`).
     contrast = local_contrast(frame, frame.shape[1] // 16)
     try:
         return _calibrated(image, frame, pit_clusters_by_share(contrast))
@@ -91,11 +86,11 @@ def _calibrated(image: np.ndarray, frame: np.ndarray, clusters: Iterable[tuple[n
         reading = recognize(image, profile)
         misread = sum(count != START_SEEDS_PER_PIT for count in reading.pits)
         if first_profile is None:
-            if misread <= _START_MISREADS and profile["spotters"]:
+            if misread <= START_MISREADS and profile["spotters"]:
                 check_misread_pits_hold_4(image, profile, reading)
                 return profile
             first_profile, first_reading, first_misread = profile, reading, misread
-        elif misread == 0 and (profile["spotters"] or first_misread > _START_MISREADS):
+        elif misread == 0 and (profile["spotters"] or first_misread > START_MISREADS):
             return profile
     if first_profile is None:
         raise first_refusal

@@ -8,14 +8,12 @@ from engines.errors import ArbiterError
 from vision.wari_board import PIT_COUNT, PITS_PER_ROW, BoardGeometry
 from vision.wari_seeds import SeedColourModel, vivid
 from calibration.wari_start_checks import NOT_A_START
-
-# Wood colours: a pit's band inside its rim (as a share of its radius), lightness bands of this
-# many Lab units holding at least this many wood pixels, and how far beyond the usual spread of
-# a band's colours a seed's colour must lie.
-_RIM_BAND = 0.8
-_LIGHTNESS_BAND = 8
-_BAND_PIXELS = 30
-_WOOD_SPREAD = 1.5
+from vision.wari_params import (
+    BAND_PIXELS,
+    LIGHTNESS_BAND,
+    WOOD_RIM_BAND,
+    WOOD_SPREAD,
+)
 
 
 def learn_colours(frame: np.ndarray, geometry: BoardGeometry, seed_mask: np.ndarray) -> SeedColourModel:
@@ -33,7 +31,7 @@ def learn_colours(frame: np.ndarray, geometry: BoardGeometry, seed_mask: np.ndar
     pit_middles = np.zeros((height, width), np.uint8)
     for region in range(PIT_COUNT):
         cv2.fillPoly(pits, [np.round(geometry.outline_in_image(region, scale)).astype(np.int32)], 1)
-        cv2.fillPoly(pit_middles, [np.round(geometry.outline_in_image(region, scale, _RIM_BAND)).astype(np.int32)], 1)
+        cv2.fillPoly(pit_middles, [np.round(geometry.outline_in_image(region, scale, WOOD_RIM_BAND)).astype(np.int32)], 1)
     board = np.zeros((height, width), np.uint8)
     cv2.fillPoly(board, [np.round(board_outline(geometry, scale)).astype(np.int32)], 1)
     # The board top shows the wood in light; start seeds gather in the middle of their pits, so a
@@ -76,11 +74,11 @@ def unlike_wood(frame: np.ndarray, top: np.ndarray, bowl_bands: np.ndarray, seed
     the lit top as much as a seed does). Light reflected off the wood makes the bowls' shade more
     saturated than the top's grain as dark, so their path is traced again away from the seed mask
     (whose blurred outlines hold seed colours), and a pixel is off the wood when it is off both
-    paths: further from the path's median than _WOOD_SPREAD times the distance most of that
+    paths: further from the path's median than WOOD_SPREAD times the distance most of that
     band's wood pixels keep.
     """
     lab = cv2.cvtColor(frame, cv2.COLOR_BGR2LAB).astype(np.float32)
-    band = (lab[..., 0] // _LIGHTNESS_BAND).astype(int)
+    band = (lab[..., 0] // LIGHTNESS_BAND).astype(int)
     away_from_seeds = bowl_bands & (cv2.dilate(seed_mask, np.ones((5, 5), np.uint8)) == 0)
     paths = [
         _wood_path([(band[wood], lab[..., 1:][wood]) for wood in woods]) for woods in ((top, bowl_bands), (away_from_seeds,))
@@ -91,7 +89,7 @@ def unlike_wood(frame: np.ndarray, top: np.ndarray, bowl_bands: np.ndarray, seed
         raise ArbiterError(f"the photo {NOT_A_START}")
     unlike = np.ones(frame.shape[:2], bool)
     for median, spread in paths:
-        unlike &= np.linalg.norm(lab[..., 1:] - median[band], axis=2) > _WOOD_SPREAD * spread[band]
+        unlike &= np.linalg.norm(lab[..., 1:] - median[band], axis=2) > WOOD_SPREAD * spread[band]
     return unlike
 
 
@@ -99,12 +97,12 @@ def _wood_path(samples: list[tuple[np.ndarray, np.ndarray]]) -> tuple[np.ndarray
     """Per lightness band, the median a, b of whichever sample of wood pixels (their bands, their
     a, b) shows more of that band, and the distance from it that 90 % of them keep; bands no
     sample shows take the nearest band's. None if no sample shows a band with enough pixels."""
-    bands = 256 // _LIGHTNESS_BAND
+    bands = 256 // LIGHTNESS_BAND
     median = np.full((bands, 2), np.nan)
     spread = np.full(bands, np.nan)
     for index in range(bands):
         chroma = max((ab[shown == index] for shown, ab in samples), key=len)
-        if len(chroma) >= _BAND_PIXELS:
+        if len(chroma) >= BAND_PIXELS:
             median[index] = np.median(chroma, axis=0)
             spread[index] = np.percentile(np.linalg.norm(chroma - median[index], axis=1), 90)
     known = np.flatnonzero(np.isfinite(spread))

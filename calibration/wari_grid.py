@@ -11,63 +11,39 @@ import numpy as np
 from engines.errors import ArbiterError
 from vision.wari_board import PIT_COUNT, PITS_PER_ROW, pit_column_and_row
 from calibration.wari_start_checks import NOT_A_START
-
-# Seeds are the pixels contrasted above this share of the photo's 99.5th-percentile contrast.
-# The most vivid seeds set that percentile, so where the pits do not form the grid at the first
-# share, or do not show 4 seeds each there (seeds coloured almost like the wood: red beads on red
-# wood stand out half as much as blue ones), the lower shares are tried in turn. Lower still, a
-# bowl's shaded wall stands out too.
-_STANDOUT_SHARES = (0.5, 0.4, 0.35)
-# The seed mask is opened by a disc this many working-frame pixels across (seeds are 11-18: the
-# bench's and 20 training renders' start photos).
-_SEED_OPENING = 5
-# A lamp's glints on a varnished board's bevelled rims (a cone cut round each bowl) stand out
-# like seeds: bright arcs that join the seeds of neighbouring pits into blobs spanning several,
-# so that no grid forms at any share. A photo refused so is read again with its masks opened
-# wider, in turn, which drops the arcs and keeps the seeds. Session 56: of 128 start photos of
-# training renders (about half of them bevelled, half varnished), 4 formed no grid, all of them
-# bevelled and varnished; read again, 3 are accepted (7 px: 2, 9 px: 1), their circles over the
-# bevels' outlines by 0.82-0.94 (intersection over union; 0.85 on a bevelled board accepted at
-# once). Photos that form a grid are read as before, and refused as fast.
-_ARC_OPENINGS = (7, 9)
-# The 12 pit clusters of a start photo weigh at least this share of their median. Down to the
-# second share, at no standout share alike, they are still tried as the pits, and the checks on
-# what each pit shows decide: one pit's seeds may hardly show (a pit short of seeds, seeds of the
-# wood's colour, a pit cut by the photo's edge: refused, as such), or a dim photo's lit rims may
-# stand out with the near pits' seeds while the far pits' seeds hardly do (nicker 1205 through
-# the tilted camera, session 47: accepted).
-_ALIKE_PITS = 0.35
-_FAINT_PIT = 0.15
-# A grid through a blob that is no pit (the board's corner against the table at the photo's edge,
-# a lamp's glare) can fit the 12 heaviest clusters while the true pits, one of them lighter than
-# that blob, fit far better with it spared. Over 240 start photos (the bench's and 58 renders',
-# through every camera) such grids fit 0.14-0.24 pitches where sparing fit 0.03-0.08, 0.12-0.40
-# times the misfit; where sparing fit better for another reason, it fit 0.66-0.99 times as well
-# (session 46).
-_SPARE_FIT = 0.5
-# At most this many passes of giving blobs to their nearest grid places: a blob may swing between two pits.
-_REGROUP_PASSES = 10
+from vision.wari_params import (
+    ALIKE_PITS,
+    ARC_OPENINGS,
+    FAINT_PIT,
+    GRID_MISFIT,
+    MIN_STANDOUT,
+    REGROUP_PASSES,
+    ROW_TILT,
+    SEED_OPENING,
+    SPARE_FIT,
+    STANDOUT_SHARES,
+)
 
 
-def pit_clusters_by_share(contrast: np.ndarray, regroup: bool = False, opening: int = _SEED_OPENING):
+def pit_clusters_by_share(contrast: np.ndarray, regroup: bool = False, opening: int = SEED_OPENING):
     """The seed mask, the centres (working-frame pixels) of the 12 pits' seed clusters and whether
-    the clusters weigh alike, at each of `_STANDOUT_SHARES` at which alike clusters form the grid,
+    the clusters weigh alike, at each of `STANDOUT_SHARES` at which alike clusters form the grid,
     in turn; failing that, where clusters one of which is faint form it; a refusal if none does.
     With `regroup`, each cluster's blobs are given to the pits their grid places lie nearest; the
     masks are opened by `opening` (see `standout_mask`)."""
     grid_found = False
     faint_grids = []
-    for share in _STANDOUT_SHARES:
+    for share in STANDOUT_SHARES:
         seed_mask = standout_mask(contrast, share, opening)
         groupings, areas, points = blob_groupings(seed_mask)
-        centres = best_grid(groupings, areas, points, _ALIKE_PITS, regroup)
+        centres = best_grid(groupings, areas, points, ALIKE_PITS, regroup)
         if centres is not None:
             grid_found = True
             yield seed_mask, centres, True
             continue
-        # Tried only where no share gives alike clusters (`_FAINT_PIT`); refused, such a photo is
+        # Tried only where no share gives alike clusters (`FAINT_PIT`); refused, such a photo is
         # told apart from one of no board at all.
-        centres = best_grid(groupings, areas, points, _FAINT_PIT, regroup)
+        centres = best_grid(groupings, areas, points, FAINT_PIT, regroup)
         if centres is not None:
             faint_grids.append((seed_mask, centres, False))
     if grid_found:
@@ -81,11 +57,11 @@ def second_readings(contrast: np.ndarray):
     """The pit clusters to read a refused photo by once more, in turn (each as
     `pit_clusters_by_share` gives them): where the pits formed the grid, every cluster's blobs
     regrouped, if that moves a pit at some standout share (both give the centres in contract
-    order); where they formed none, the masks opened by each of `_ARC_OPENINGS`."""
+    order); where they formed none, the masks opened by each of `ARC_OPENINGS`."""
     try:
         as_merged = list(pit_clusters_by_share(contrast))
     except ArbiterError:
-        for opening in _ARC_OPENINGS:
+        for opening in ARC_OPENINGS:
             yield pit_clusters_by_share(contrast, opening=opening)
         return
     regrouped = list(pit_clusters_by_share(contrast, regroup=True))
@@ -95,10 +71,10 @@ def second_readings(contrast: np.ndarray):
         yield regrouped
 
 
-def standout_mask(contrast: np.ndarray, share: float, opening: int = _SEED_OPENING) -> np.ndarray:
+def standout_mask(contrast: np.ndarray, share: float, opening: int = SEED_OPENING) -> np.ndarray:
     """Pixels that stand out clearly: seeds are the most contrasted ~2% of a start photo. Opened by
     a disc `opening` pixels across, which keeps seed-sized blobs and drops thinner rim highlights."""
-    threshold = max(8.0, share * float(np.percentile(contrast, 99.5)))
+    threshold = max(MIN_STANDOUT, share * float(np.percentile(contrast, 99.5)))
     mask = (contrast > threshold).astype(np.uint8)
     return cv2.morphologyEx(mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (opening, opening)))
 
@@ -145,14 +121,14 @@ def best_grid(
     groupings: list[np.ndarray], areas: np.ndarray, points: np.ndarray, alike: float, regroup: bool = False
 ) -> np.ndarray | None:
     """Of the groupings whose 12 heavy clusters form the grid, the centres of the best fitting, or
-    None: with no spare cluster, unless one spare gives a grid fitting `_SPARE_FIT` times as well
+    None: with no spare cluster, unless one spare gives a grid fitting `SPARE_FIT` times as well
     or none forms it without."""
     best = []
     for spare in (0, 1):
         found = [heavy_cluster_centres(labels, areas, points, spare, alike, regroup) for labels in groupings]
         best.append(min((f for f in found if f is not None), key=lambda f: f[1], default=None))
     without, with_spare = best
-    if without is not None and (with_spare is None or with_spare[1] >= _SPARE_FIT * without[1]):
+    if without is not None and (with_spare is None or with_spare[1] >= SPARE_FIT * without[1]):
         return without[0]
     return None if with_spare is None else with_spare[0]
 
@@ -199,7 +175,7 @@ def _blobs_to_their_grid_places(
     pit's seeds than its own may still lie nearer its own pit's place, which the grid through the
     other pits says."""
     owner = None
-    for _ in range(_REGROUP_PASSES):
+    for _ in range(REGROUP_PASSES):
         places = _fitted_grid(ordered)
         nearest = np.argmin(np.linalg.norm(points[:, None] - places[None], axis=2), axis=1)
         if (owner is not None and (nearest == owner).all()) or len(np.unique(nearest)) < PIT_COUNT:
@@ -220,7 +196,7 @@ def grid_order(centres: np.ndarray) -> tuple[np.ndarray, float] | None:
     _, _, axes = np.linalg.svd(centres - mean)
     along = axes[0] if axes[0][0] >= 0 else -axes[0]
     across = np.array([-along[1], along[0]])  # points down the image when the rows run left to right
-    if abs(along[0]) < np.cos(np.radians(35)):
+    if abs(along[0]) < np.cos(np.radians(ROW_TILT)):
         return None  # rows must run roughly across the image for South to be "nearest the bottom"
     offsets = centres - mean
     position, height = offsets @ along, offsets @ across
@@ -237,7 +213,7 @@ def grid_order(centres: np.ndarray) -> tuple[np.ndarray, float] | None:
     if places is None:
         return None
     misfit = float(np.linalg.norm(places - ordered, axis=1).max() / pitch)
-    return (ordered, misfit) if misfit < 0.25 else None
+    return (ordered, misfit) if misfit < GRID_MISFIT else None
 
 
 def _fitted_grid(ordered: np.ndarray) -> np.ndarray | None:

@@ -11,19 +11,21 @@ import numpy as np
 
 from vision.wari_board import PIT_COUNT, BoardGeometry
 from calibration.wari_grid import board_points, grid_order
+from vision.wari_params import (
+    PIT_RADII,
+    RIM_PASSES,
+    RIM_QUANTILE,
+    RIM_REACH,
+    RIM_SAMPLES,
+    RIM_STEPS,
+    SEEDS_HELD,
+    STORE_HALF_LENGTHS,
+    STORE_HALF_WIDTHS,
+    STORE_OFFSETS,
+)
 
-# How far (in pitches) a pit's circle may move from its seeds' centre onto its rim (the seed
-# clusters' centres lie up to 0.36 pit radii, 0.15 pitches, off the true rims' centres on 60
-# renders), the steps it moves by, coarse then fine, and the directions each circle is sampled in;
-# the passes, the share of edge strength a rim keeps all round and the share of seeds a circle
-# holds are told in `pits_on_their_rims`.
-_RIM_REACH = 0.14
-_RIM_STEPS = (0.02, 0.005)
-_RIM_PASSES = 2
-_RIM_QUANTILE = 25
-_SEEDS_HELD = 0.97
-_PIT_RADII = np.arange(0.3, 0.5, 0.005)  # pitches
-_RIM_ANGLES = np.linspace(0, 2 * np.pi, 72, endpoint=False)
+_PIT_RADII = np.arange(*PIT_RADII)  # pitches
+_RIM_ANGLES = np.linspace(0, 2 * np.pi, RIM_SAMPLES, endpoint=False)
 _RIM_DIRECTIONS = np.column_stack([np.cos(_RIM_ANGLES), np.sin(_RIM_ANGLES)])
 
 
@@ -48,9 +50,9 @@ def fit_geometry(centres: np.ndarray, image_size: tuple[int, int], frame: np.nda
         )
         # Stores lie about a pitch beyond the end pits (at most 1.3) and span both rows; wider
         # searches lock onto the board's ends, whose edge against the table is stronger.
-        for d in np.arange(pit_radius + 0.45, 1.35, 0.05)
-        for hl in np.arange(0.3, min(d - pit_radius - 0.05, 0.6), 0.05)
-        for hw in np.arange(0.5, 1.0, 0.05) * row_spacing
+        for d in np.arange(pit_radius + STORE_OFFSETS[0], *STORE_OFFSETS[1:])
+        for hl in np.arange(STORE_HALF_LENGTHS[0], min(d - pit_radius - 0.05, STORE_HALF_LENGTHS[1]), STORE_HALF_LENGTHS[2])
+        for hw in np.arange(*STORE_HALF_WIDTHS) * row_spacing
     )
     return _with(geometry, store_offset=float(best[1]), store_half_length=float(best[2]), store_half_width=float(best[3]))
 
@@ -59,30 +61,30 @@ def pits_on_their_rims(geometry: BoardGeometry, edges: np.ndarray, scale: float,
     """The layout moved from the seed clusters' centres onto the pits' rims.
 
     Start seeds need not lie in the middle of their pits, so each pit's circle is moved within
-    _RIM_REACH to where its rim stands out most, at the one radius that, so placed, stands out
+    RIM_REACH to where its rim stands out most, at the one radius that, so placed, stands out
     most over all pits (a radius measured around circles off their rims is off too; one for all
     keeps a round bead's outline from passing for a small rim), moved again in finer steps, and
     the homography fitted again to the moved centres; twice, then the radius measured on it.
     Seeds are not masked out: a pit's seeds may cover its whole bowl in the seed mask, rim and
     all, and a radius found away from them lies on the board beyond the rim (up to 1.2x the true
     radius on our renders). A circle's edge strength is taken where most of it is
-    (`_RIM_QUANTILE`), which a ring of rim raises all round and the seeds' outlines, crossing it
-    here and there, do not; and a circle must hold its pit's start seeds (`_SEEDS_HELD`), or a
+    (`RIM_QUANTILE`), which a ring of rim raises all round and the seeds' outlines, crossing it
+    here and there, do not; and a circle must hold its pit's start seeds (`SEEDS_HELD`), or a
     cluster of crisp seeds in a bowl with a soft rim passes for a small pit.
     """
     # Every third seed pixel is enough to tell whether a circle holds them.
     seed_points = np.column_stack(np.nonzero(seed_mask)[::-1])[::3].astype(np.float64) / scale
-    for _ in range(_RIM_PASSES):
+    for _ in range(RIM_PASSES):
         board = np.array([geometry.centre_in_board(pit) for pit in range(PIT_COUNT)])
         seeds = _seeds_by_pit(geometry, board, seed_points)
-        coarse = _offsets(_RIM_REACH, _RIM_STEPS[0])
+        coarse = _offsets(RIM_REACH, RIM_STEPS[0])
         # Per pit and radius, the ridge of the best-placed circle, and where it is.
         ridges = np.array([
             _held_ridge(edges, geometry, scale, board[pit] + coarse, _PIT_RADII, seeds[pit]) for pit in range(PIT_COUNT)
         ])
         radius = int(np.argmax(ridges.max(axis=1).sum(axis=0)))
         board += coarse[np.argmax(ridges[:, :, radius], axis=1)]
-        fine = _offsets(2 * _RIM_STEPS[0], _RIM_STEPS[1])
+        fine = _offsets(2 * RIM_STEPS[0], RIM_STEPS[1])
         for pit in range(PIT_COUNT):
             trials = board[pit] + fine
             board[pit] = trials[np.argmax(_held_ridge(edges, geometry, scale, trials, _PIT_RADII[[radius]], seeds[pit])[:, 0])]
@@ -109,12 +111,12 @@ def _held_ridge(
     edges: np.ndarray, geometry: BoardGeometry, scale: float, centres: np.ndarray, radii: np.ndarray, seeds: np.ndarray
 ) -> np.ndarray:
     """`_rim_ridge` of each circle, far below any ridge where the circle leaves out more of the
-    pit's start seeds than `_SEEDS_HELD` allows."""
+    pit's start seeds than `SEEDS_HELD` allows."""
     ridges = _rim_ridge(edges, geometry, scale, centres, radii)
     if len(seeds) == 0:
         return ridges
     reach = np.linalg.norm(seeds[None, :, :] - centres[:, None, :], axis=2)  # circles x seed points
-    held = (reach[:, :, None] <= radii[None, None, :]).mean(axis=1) >= _SEEDS_HELD
+    held = (reach[:, :, None] <= radii[None, None, :]).mean(axis=1) >= SEEDS_HELD
     return np.where(held, ridges, ridges - 1e6)
 
 
@@ -125,7 +127,7 @@ def _offsets(reach: float, step: float) -> np.ndarray:
 
 def _rim_ridge(edges: np.ndarray, geometry: BoardGeometry, scale: float, centres: np.ndarray, radii: np.ndarray) -> np.ndarray:
     """How much each circle (board-frame centre x radius, len(centres) x len(radii)) stands out
-    as a rim: the edge strength most of the way around it (`_RIM_QUANTILE`) against that around
+    as a rim: the edge strength most of the way around it (`RIM_QUANTILE`) against that around
     circles 0.8 and 1.2 times as wide."""
     rings = np.array([0.8, 1.0, 1.2])
     points = (
@@ -138,7 +140,7 @@ def _rim_ridge(edges: np.ndarray, geometry: BoardGeometry, scale: float, centres
         edges, image[:, 0].reshape(-1, len(_RIM_DIRECTIONS)), image[:, 1].reshape(-1, len(_RIM_DIRECTIONS)),
         cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0,
     )
-    strengths = np.percentile(samples.reshape(points.shape[:-1]), _RIM_QUANTILE, axis=-1)
+    strengths = np.percentile(samples.reshape(points.shape[:-1]), RIM_QUANTILE, axis=-1)
     return strengths[..., 1] - 0.5 * (strengths[..., 0] + strengths[..., 2])
 
 

@@ -12,24 +12,20 @@ from vision.wari_count import CountModel
 from vision.wari_measure import SPOT_CUES, SeedSpotter, measure_regions
 from vision.wari_seeds import SeedColourModel
 from calibration.wari_start_checks import START_SEEDS_PER_PIT, seeds_phrase
-
-# Glint windows tried, as shares of the seed diameter the start photo's area gives, in order of
-# preference.
-_GLINT_WINDOWS = (1.0, 0.95, 0.9)
-# Spotted seeds count only if, at some threshold, this many of the 12 pits show exactly 4.
-_SPOT_AGREEMENT = 10
-# Another count most pits show means the photo is not the start only at thresholds where the cue
-# still shows this share of the most spots it shows at any: higher, heaped beads' glints vanish
-# but the brightest one in each pit (glass 1221 through the turned camera: 9 pits show 1 where
-# the cue shows 18 spots of its 41).
-_KEPT_SPOTS = 0.75
+from vision.wari_params import (
+    GLINT_THRESHOLDS,
+    GLINT_WINDOWS,
+    KEPT_SPOTS,
+    SHAPE_THRESHOLDS,
+    SPOT_AGREEMENT,
+)
 
 
 def learn_spotters(frame: np.ndarray, geometry: BoardGeometry, colours: SeedColourModel, counts: CountModel):
     """The seed spotters under which most pits show their 4 seeds: (spotters, pits agreeing).
 
     Each cue is tried over a range of thresholds (glints also over a few windows, see
-    `_GLINT_WINDOWS`); the cue with the most pits showing exactly 4
+    `GLINT_WINDOWS`); the cue with the most pits showing exactly 4
     spots wins, at the middle of its best range of thresholds, as far as possible from both
     missing seeds and counting wood grain. On a tie both cues count: each misses seeds its own
     way, so recognition takes the larger count. Glints also count one pit short of the best (see
@@ -39,8 +35,8 @@ def learn_spotters(frame: np.ndarray, geometry: BoardGeometry, colours: SeedColo
     """
     seed_diameter = 2 * np.sqrt(float(np.median(counts.seed_area[:PIT_COUNT])) / np.pi)
     trials = {
-        "glint": np.arange(4.0, 80.0, 2.0),  # lightness units above the surroundings
-        "shape": seed_diameter / 2 * np.arange(0.2, 0.95, 0.05),  # pixels from the blob's edge
+        "glint": np.arange(*GLINT_THRESHOLDS),  # lightness units above the surroundings
+        "shape": seed_diameter / 2 * np.arange(*SHAPE_THRESHOLDS),  # pixels from the blob's edge
     }
 
     def spot_counts(cue: str, kernel: int) -> np.ndarray:
@@ -54,7 +50,7 @@ def learn_spotters(frame: np.ndarray, geometry: BoardGeometry, colours: SeedColo
 
     # Touching round beads' glints lie about one seed diameter apart, just where a window of one
     # diameter starts to merge them: the glint window is learned too, the full diameter first.
-    windows = list(dict.fromkeys(max(3, int(round(seed_diameter * share))) for share in _GLINT_WINDOWS))
+    windows = list(dict.fromkeys(max(3, int(round(seed_diameter * share))) for share in GLINT_WINDOWS))
     kernels = {"shape": windows[0]}
     found = {"shape": spot_counts("shape", windows[0])}
     tried = []
@@ -66,9 +62,9 @@ def learn_spotters(frame: np.ndarray, geometry: BoardGeometry, colours: SeedColo
     agreement = {cue: agreeing_pits(spots) for cue, spots in found.items()}
     best = max(int(agreement[cue].max()) for cue in SPOT_CUES)
     usual, showing = other_count_most_shown(found.values())
-    if showing > best and showing >= _SPOT_AGREEMENT - 2:
+    if showing > best and showing >= SPOT_AGREEMENT - 2:
         raise ArbiterError(f"the photo shows {seeds_phrase(usual)} in most pits: calibration needs the start position with 4 in each pit")
-    if best < _SPOT_AGREEMENT:
+    if best < SPOT_AGREEMENT:
         return (), best
     # How often a pit's count is one off, from the pits that missed 4 (plus half a miss, so that
     # 12 agreeing pits do not promise perfection).
@@ -104,12 +100,12 @@ def other_count_most_shown(found: Iterable[np.ndarray]) -> tuple[int, int]:
 
 
 def _with_most_spots(spots: np.ndarray) -> np.ndarray:
-    """The thresholds' rows of pit spot counts that keep `_KEPT_SPOTS` of the most spots any row
+    """The thresholds' rows of pit spot counts that keep `KEPT_SPOTS` of the most spots any row
     shows: where a cue has lost more, seeds are vanishing, and what the pits show is what is left."""
     if not len(spots):
         return spots
     totals = spots.sum(axis=1)
-    return spots[totals >= _KEPT_SPOTS * totals.max()]
+    return spots[totals >= KEPT_SPOTS * totals.max()]
 
 
 def agreement_needed(cue: str, best: int, only_short: bool) -> int:
@@ -125,7 +121,7 @@ def agreement_needed(cue: str, best: int, only_short: bool) -> int:
     """
     if cue != "glint":
         return best
-    return max(_SPOT_AGREEMENT, best - (2 if only_short else 1))
+    return max(SPOT_AGREEMENT, best - (2 if only_short else 1))
 
 
 def _glint_offset(frame: np.ndarray, colours: SeedColourModel, spotter: SeedSpotter) -> tuple[float, float]:

@@ -8,32 +8,15 @@ from engines.wari import pit_name
 from vision.wari import WariObservation, WariProfile
 from vision.wari_board import PIT_COUNT, BoardGeometry, local_scale
 from vision.wari_pile_counter import count_probabilities, pit_crops
+from vision.wari_params import (
+    RIM_PAST_EDGE,
+    SECOND_WITNESS,
+    START_PIT_SEEDS,
+    START_SPREAD,
+    WITNESS_TURNS,
+)
 
 START_SEEDS_PER_PIT = 4
-# A pit of the start photo the profile reads as other than 4 is a lost glint if the pile counter,
-# a second witness that looks at the pit's crop alone, still gives 4 seeds at least this chance;
-# if it too finds another count, the pit holds it and the photo is not the start. Over the bench's
-# and 40 rendered near-start sessions' start photos through every camera (168) and their near
-# starts (200: a start with one pit of 1, 2, 3, 5 or 6 seeds), the session-36 counter gives the
-# odd pit of a near start at most 0.041 (a pit of 3; the next 0.0068) and the start pits the
-# profile misread 0.014-1.0, under 0.05 only nicker 701's half-hidden nut (0.027 plain, 0.014
-# soft). No threshold both accepts that nut and refuses the pit of 3; 0.05 refuses both, asking
-# for every seed in view (docs/vision-wari.md, sessions 27-28 and 36).
-_SECOND_WITNESS = 0.05
-# The quarter turns the witness reads a pit at: the two its threshold was measured with (sessions 31-33, 36).
-_WITNESS_TURNS = (0, 1)
-# Seeds' worth of area each pit of a start photo may show. The start photos of the bench, its
-# re-shoots and our renders show 2.5-5.7 (a pit of 5 seeds up to 5.4); a pit of one seed shows
-# 0.9-1.3, and 12 clusters taken for pits where they are not show 0 in some and 8-17 in others.
-# Under the first figure no seed lies where the pit is said to be: the 12 clusters were not pits.
-_START_PIT_SEEDS = (0.5, 1.5, 7.0)
-# The spread of the pits' readings, in seeds, beyond which they are not all 4: start photos show
-# 0.12-0.79 (area only: 0.28-0.79), a random position that passes the other checks 0.76-1.58.
-_START_SPREAD = 1.0
-# A pit whose rim reaches past the photo's edge hides the seeds resting against its wall there, and
-# the profile would misread it whenever one does. Calibrated rims lie within 0.14 radii of the
-# renders' true ones (session 36), so a rim may reach past the edge by this share of its radius.
-_RIM_PAST_EDGE = 0.15
 NOT_A_START = "does not show a Wari board at the start position (two rows of six pits with 4 seeds each)"
 NEEDS_THE_START = "calibration needs the start position with 4 seeds in each pit"
 FAINT_PIT_MESSAGE = (
@@ -46,9 +29,8 @@ class PitOutOfView(ArbiterError):
     """A refusal naming the pit the photo's edge cuts: the one thing to mend, whatever else failed."""
 
 
-
 def check_pits_in_view(geometry: BoardGeometry) -> None:
-    """Refuse a start photo one of whose pits the photo's edge cuts (`_RIM_PAST_EDGE`), naming the
+    """Refuse a start photo one of whose pits the photo's edge cuts (`RIM_PAST_EDGE`), naming the
     pit cut most."""
     width, height = geometry.image_size
     reaches = []  # (how far past an edge, in pit radii; the pit; the edge)
@@ -64,14 +46,14 @@ def check_pits_in_view(geometry: BoardGeometry) -> None:
         edge = max(past, key=past.get)
         reaches.append((past[edge] / radius, pit, edge))
     reach, pit, edge = max(reaches)
-    if reach > _RIM_PAST_EDGE:
+    if reach > RIM_PAST_EDGE:
         raise PitOutOfView(f"{pit_name(pit)} is cut by the photo's {edge} edge: {NEEDS_THE_START}, the whole board in view")
 
 
 def check_pits_show_their_seeds(seeds_shown: np.ndarray, spread: float) -> None:
     """Refuse a start photo whose pits, as found, do not each show about 4 seeds' worth of area
     (`seeds_shown`), or whose readings differ too much (`spread`, in seeds) to be 4 each."""
-    empty, fewest, most = _START_PIT_SEEDS
+    empty, fewest, most = START_PIT_SEEDS
     if seeds_shown.max() > most or seeds_shown.min() < empty:
         raise ArbiterError(f"the photo {NOT_A_START}")
     faintest = int(np.argmin(seeds_shown))
@@ -80,7 +62,7 @@ def check_pits_show_their_seeds(seeds_shown: np.ndarray, spread: float) -> None:
             f"{pit_name(faintest)} shows far fewer seeds than the others ({seeds_shown[faintest]:.1f} seeds' worth "
             f"of area): {NEEDS_THE_START}, and seeds whose colour stands out from the board's"
         )
-    if spread > _START_SPREAD:
+    if spread > START_SPREAD:
         raise ArbiterError(f"the photo's pits show seeds {spread:.1f} seeds apart on average: {NEEDS_THE_START}")
 
 
@@ -93,9 +75,9 @@ def check_misread_pits_hold_4(image: np.ndarray, profile: dict, reading: WariObs
     if not misread:
         return
     crops = pit_crops(image, reading.geometry, WariProfile.from_json(profile).seed_diameter, misread)
-    chances = count_probabilities(crops, _WITNESS_TURNS)[:, START_SEEDS_PER_PIT]
+    chances = count_probabilities(crops, WITNESS_TURNS)[:, START_SEEDS_PER_PIT]
     for pit, chance in zip(misread, chances):
-        if chance < _SECOND_WITNESS:
+        if chance < SECOND_WITNESS:
             raise ArbiterError(
                 f"{pit_name(pit)} seems to hold {seeds_phrase(reading.pits[pit])}, not 4: {NEEDS_THE_START}, every seed in view"
             )

@@ -10,9 +10,10 @@ import pytest
 import calibration.wari as wari_calibration
 from calibration.wari import calibrate
 import calibration.wari_grid as wari_grid
-from calibration.wari_grid import _ALIKE_PITS, best_grid as _best_grid, blob_groupings as _groupings, heavy_cluster_centres as _heavy_cluster_centres
+from calibration.wari_grid import best_grid as _best_grid, blob_groupings as _groupings, heavy_cluster_centres as _heavy_cluster_centres
 from calibration.wari_spotters import other_count_most_shown as _other_count_most_shown
-from calibration.wari_start_checks import _RIM_PAST_EDGE, check_pits_in_view as _check_pits_in_view
+from calibration.wari_start_checks import check_pits_in_view as _check_pits_in_view
+from vision.wari_params import ALIKE_PITS as _ALIKE_PITS, ARC_OPENINGS, RIM_PAST_EDGE as _RIM_PAST_EDGE
 from device.synthetic_wari import render_board
 from engines.errors import ArbiterError
 from vision.wari_board import PIT_COUNT, BoardGeometry
@@ -204,7 +205,7 @@ def test_a_photo_without_a_board_is_read_again_only_by_the_wider_openings_each_r
     blank = np.full((96, 128, 3), 120, np.uint8)
     contrast = wari_calibration.local_contrast(blank, blank.shape[1] // 16)
     readings = list(wari_grid.second_readings(contrast))
-    assert len(readings) == len(wari_grid._ARC_OPENINGS)
+    assert len(readings) == len(ARC_OPENINGS)
     for reading in readings:
         with pytest.raises(ArbiterError, match="does not show a Wari board"):
             list(reading)
