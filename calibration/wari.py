@@ -51,17 +51,17 @@ def calibrate(image: np.ndarray) -> dict:
     # A photo whose pits formed no grid at all is read again with wider openings (`ARC_OPENINGS`).
     contrast = local_contrast(frame, frame.shape[1] // 16)
     try:
-        return _calibrated(image, frame, pit_clusters_by_share(contrast))
+        return first_accepted_profile(image, frame, pit_clusters_by_share(contrast))
     except ArbiterError as refusal:
         for clusters in second_readings(contrast):
             try:
-                return _calibrated(image, frame, clusters)
+                return first_accepted_profile(image, frame, clusters)
             except ArbiterError:
                 continue
         raise refusal from None
 
 
-def _calibrated(image: np.ndarray, frame: np.ndarray, clusters: Iterable[tuple[np.ndarray, np.ndarray, bool]]) -> dict:
+def first_accepted_profile(image: np.ndarray, frame: np.ndarray, clusters: Iterable[tuple[np.ndarray, np.ndarray, bool]]) -> dict:
     # A share at which the pits form the grid may still leave out the seeds coloured most like the
     # wood (a red bead of four on red wood): the pits then seem to hold 3, or the profile misreads
     # its own start photo. The lower shares get their turn then, and a profile after the first one
@@ -75,7 +75,7 @@ def _calibrated(image: np.ndarray, frame: np.ndarray, clusters: Iterable[tuple[n
     first_refusal = first_profile = first_reading = None
     for seed_mask, centres, pits_alike in clusters:
         try:
-            profile = _profile(image, frame, seed_mask, centres)
+            profile = profile_from_clusters(image, frame, seed_mask, centres)
         except ArbiterError as refusal:
             # Where one pit's cluster is faint, that pit is what to mend, whatever the check that
             # failed; a refusal naming the pit the photo's edge cuts says so already.
@@ -98,7 +98,7 @@ def _calibrated(image: np.ndarray, frame: np.ndarray, clusters: Iterable[tuple[n
     return first_profile
 
 
-def _profile(image: np.ndarray, frame: np.ndarray, seed_mask: np.ndarray, centres: np.ndarray) -> dict:
+def profile_from_clusters(image: np.ndarray, frame: np.ndarray, seed_mask: np.ndarray, centres: np.ndarray) -> dict:
     """The profile from the start photo's seed mask and pit clusters, or a refusal if its pits do
     not show 4 seeds each."""
     scale = frame.shape[1] / image.shape[1]

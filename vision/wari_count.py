@@ -143,7 +143,7 @@ class CountModel:
     def _area_log_likelihood(self, region: int, seed_pixels: float) -> np.ndarray:
         """How well `seed_pixels` fit each count 0..MAX_SEEDS (across) on each of the bowl's floors (down)."""
         visible = seed_pixels / self.seed_area[region]
-        expected, glare, sigma = _area_law(self, region)
+        expected, glare, sigma = shared_area_law(self, region)
         z = (visible - expected - glare) / sigma
         density = (1 + z**2 / NOISE_DOF) ** (-0.5 * (NOISE_DOF + 1)) / sigma
         return np.log((_GLARE_WEIGHTS * density).sum(axis=0))
@@ -177,10 +177,10 @@ class CountModel:
         crowded: bool = False,
         unpiled: bool = False,
     ) -> np.ndarray:
-        """Spots show every seed but the hidden ones (`_hidden_law`), now and then one too few or
+        """Spots show every seed but the hidden ones (`shared_hidden_law`), now and then one too few or
         too many (more often in a crowded pile); for each count 0..MAX_SEEDS (across) on each floor."""
-        match = _spot_match(spots, slip, crowded)
-        return np.log((_hidden_law(self, region, tuple(packing.ravel()), unpiled) * match).sum(axis=1) + SPOT_OUTLIER)
+        match = spot_match(spots, slip, crowded)
+        return np.log((shared_hidden_law(self, region, tuple(packing.ravel()), unpiled) * match).sum(axis=1) + SPOT_OUTLIER)
 
     def hidden_law(self, region: int, packing: np.ndarray, unpiled: bool) -> np.ndarray:
         """Chance of each number of hidden seeds (down) for each count (across), on each floor.
@@ -221,7 +221,7 @@ class CountModel:
 
 
 @lru_cache(maxsize=64)
-def _hidden_law(model: CountModel, region: int, packing: tuple[float, ...], unpiled: bool) -> np.ndarray:
+def shared_hidden_law(model: CountModel, region: int, packing: tuple[float, ...], unpiled: bool) -> np.ndarray:
     # A profile's regions share a few packings and the law needs no spots: worked out once per
     # profile instead of at every frame, it saves about a third of the posteriors' time. One
     # profile needs 56 laws (14 regions, two packings, piled or not) of 94 KB each.
@@ -231,7 +231,7 @@ def _hidden_law(model: CountModel, region: int, packing: tuple[float, ...], unpi
 
 
 @lru_cache(maxsize=64)
-def _area_law(model: CountModel, region: int) -> tuple[np.ndarray, ...]:
+def shared_area_law(model: CountModel, region: int) -> tuple[np.ndarray, ...]:
     # Like the hiding law, the same at every frame: only the seed pixels change.
     law = model.area_law(region)
     for part in law:
@@ -240,17 +240,17 @@ def _area_law(model: CountModel, region: int) -> tuple[np.ndarray, ...]:
 
 
 @lru_cache(maxsize=128)
-def _spot_match(spots: float, slip: float, crowded: bool) -> np.ndarray:
+def spot_match(spots: float, slip: float, crowded: bool) -> np.ndarray:
     """Chance of spotting `spots` seeds for each number of seeds hidden (down) and count (across):
     exactly the seeds that show, or one off by a slip; a crowded count's own error grows with the
     seeds shown. Worked out once: a frame's spot counts are a few small numbers, seen again and again."""
-    exact = _miscount_probability(spots - _SHOWN, _SHOWN) if crowded else _SHOWN == spots
+    exact = miscount_probability(spots - _SHOWN, _SHOWN) if crowded else _SHOWN == spots
     match = (1 - slip) * exact + np.where(np.abs(_SHOWN - spots) == 1, slip / 2, 0.0)
     match.flags.writeable = False
     return match
 
 
-def _miscount_probability(error: np.ndarray, shown: np.ndarray) -> np.ndarray:
+def miscount_probability(error: np.ndarray, shown: np.ndarray) -> np.ndarray:
     """Chance that a crowded count is `error` off when `shown` seeds show: a discrete normal law
     with variance `CROWDED_MISCOUNT` per seed shown."""
     shown = np.clip(shown, 1, MAX_SEEDS)
