@@ -28,11 +28,11 @@ from vision.wari_seeds import local_contrast, working_frame
         np.random.default_rng(1).integers(0, 256, (960, 1280, 3), dtype=np.uint8),
         render_board([0] * 12, [0, 0], seed=0),
         render_board([4] * 6 + [0] * 6, [0, 0], seed=0),
+        # Another count in every pit: the spotters find it in most pits ("3 seeds in most pits").
         render_board([3] * 12, [0, 0], seed=0, style="glass"),
-        render_board([5] * 12, [0, 0], seed=0),
         np.zeros((10, 10, 3), np.uint8),
     ],
-    ids=["black", "noise", "empty-board", "half-empty-board", "three-each", "five-each", "tiny"],
+    ids=["black", "noise", "empty-board", "half-empty-board", "three-each", "tiny"],
 )
 def test_calibration_refuses_a_photo_that_is_not_the_start(image):
     with pytest.raises(ArbiterError, match="start position|colour photo") as error:
@@ -55,10 +55,7 @@ def test_a_start_photo_with_one_pit_nearly_empty_names_it(style, session, pit, m
         calibrate(render_board(pits, [0, 0], seed=0, style=style, session=session))
 
 
-@pytest.mark.parametrize(
-    "style, session, pit, count, name",
-    [("nicker", 0, 0, 2, "South's pit a"), ("glass", 5, 10, 6, "North's pit e")],
-)
+@pytest.mark.parametrize("style, session, pit, count, name", [("nicker", 0, 0, 2, "South's pit a")])
 def test_a_start_photo_with_one_pit_of_other_than_4_seeds_names_it(style, session, pit, count, name):
     # Its area passes for a start's (a pit of 2 shows 1.7 seeds' worth or more), and the profile
     # reads it right: the reading and the pile counter agree it is not a start.

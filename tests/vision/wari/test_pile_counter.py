@@ -75,11 +75,11 @@ def test_the_network_recognition_runs_is_the_trained_network_in_8_bits(nicker):
     assert not np.array_equal(as_run, as_trained)  # two networks, not one file read twice
 
 
-@pytest.mark.parametrize("style, drawn", [("nicker", 0.19), ("glass", 0.14)])
-def test_calibration_measures_the_seeds_size_in_pitches(style, drawn):
+@pytest.mark.parametrize("style, session, drawn", [("nicker", 0, 0.19), ("glass", 1, 0.14)])
+def test_calibration_measures_the_seeds_size_in_pitches(style, session, drawn):
     # The synthetic renderer draws nuts 0.17 x 0.2125 pitches and beads 0.14 across: one seed's
     # area as a circle 0.19 / 0.14 pitches across.
-    _, seed_diameter = _geometry_and_seed(start_profile(style, 2))
+    _, seed_diameter = _geometry_and_seed(start_profile(style, session))
     assert seed_diameter == pytest.approx(drawn, rel=0.08)
 
 

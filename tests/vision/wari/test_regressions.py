@@ -48,7 +48,8 @@ def test_beads_coloured_almost_like_the_wood_in_most_pits_still_calibrate(every,
     # Every 4th (5th) bead dark red on red wood: the pits form the grid on the vivid beads and the
     # dark red ones fall out of the seeds ("3 seeds in most pits"); at a lower contrast share the
     # profile reads the start photo right.
-    start = render_board(START, [0, 0], seed=0, style="glass", session=session, recolour=dict.fromkeys(range(0, 48, every), DARK_RED))
+    dark = dict.fromkeys(range(0, 48, every), DARK_RED)
+    start = render_board(START, [0, 0], seed=0, style="glass", session=session, recolour=dark)
     assert recognize(start, calibrate(start)).pits == START
 
 
@@ -156,9 +157,9 @@ def test_glints_missing_in_two_pits_still_count_beside_shapes():
 def test_beads_the_start_photos_contrast_misses_are_learned_as_seed_not_board():
     # As in unseen glass 1225 under a warm lamp: red beads stand out from the red wood less than
     # half as much as blue ones, fall outside the seed mask, and learned as board, lone red beads
-    # read as empty pits. Here the glass table 0's red beads are taken out of its mask.
-    geometry = BoardGeometry.from_json(start_profile("glass", 0)["board"])
-    frame = working_frame(render_board(START, [0, 0], seed=0, style="glass", session=0))
+    # read as empty pits. Here the glass table 1's red beads are taken out of its mask.
+    geometry = BoardGeometry.from_json(start_profile("glass", 1)["board"])
+    frame = working_frame(render_board(START, [0, 0], seed=0, style="glass", session=1))
     b, g, r = (frame[..., channel].astype(int) for channel in range(3))
     red = ((r > 150) & (g < 100) & (b < 120)).astype(np.uint8)
     assert red.sum() > 100  # the start photo holds red beads
