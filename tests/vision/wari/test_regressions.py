@@ -109,20 +109,24 @@ def test_a_dim_start_whose_lit_rims_outweigh_the_far_pits_seeds_is_calibrated():
 def _deepen_bowls(image: np.ndarray, geometry: BoardGeometry) -> np.ndarray:
     """The photo with every pit a deep bowl under a lamp at the top left: the far wall in deep
     shade (down to a fifth of the light), the shade tinted towards the room's bluish light."""
-    ys, xs = np.mgrid[0 : image.shape[0], 0 : image.shape[1]].astype(np.float32)
     shaded = image.astype(np.float32)
     tint = np.array([1.15, 1.0, 0.85], np.float32)  # BGR
     for region in range(PIT_COUNT):
         outline = geometry.outline_in_image(region)
         centre = outline.mean(axis=0)
         radius = np.linalg.norm(outline - centre, axis=1).mean()
+        # Only the pixels around the pit change: work in its box.
+        x0, y0 = np.maximum(np.floor(centre - radius).astype(int) - 1, 0)
+        x1, y1 = np.ceil(centre + radius).astype(int) + 2
+        ys, xs = np.mgrid[y0:y1, x0:x1].astype(np.float32)
         u, v = (xs - centre[0]) / radius, (ys - centre[1]) / radius
         distance = np.sqrt(u**2 + v**2)
         wall = np.clip((distance - 0.35) / 0.65, 0, 1) ** 2
         far_side = np.clip(0.5 - 0.7 * (u + v) / np.maximum(distance, 1e-3), 0, 1)
         light = (1 - 0.8 * wall * far_side)[..., None]
         inside = distance < 1
-        shaded[inside] *= (light * (tint * (1 - light) + light))[inside]
+        box = shaded[y0:y1, x0:x1]
+        box[inside] *= (light * (tint * (1 - light) + light))[inside]
     return np.clip(shaded, 0, 255).astype(np.uint8)
 
 
