@@ -8,13 +8,13 @@ from tests.vision.wari.boards import start_profile
 
 @pytest.fixture(scope="session")
 def nicker() -> dict:
-    """Nicker nuts, synthetic session 0: the profile from its start photo."""
+    """Nicker nuts, the synthetic table render_board(style="nicker", session=0): its start profile."""
     return start_profile("nicker", 0)
 
 
 @pytest.fixture(scope="session")
 def glass() -> dict:
-    """Glass beads, synthetic session 1: the profile from its start photo."""
+    """Glass beads, the synthetic table render_board(style="glass", session=1): its start profile."""
     return start_profile("glass", 1)
 
 
