@@ -6,7 +6,7 @@ Calibrates, and prints per group how many photos were accepted, refused (one-lin
 raised anything else (a traceback, which must never happen), with the range of seeds' worth of
 area the pits show and of the profile's start spread over the accepted ones:
 - start photos: each SESSION_DIR's start.jpg (default: every ../shared/bench/wari/S*) through
-  every camera of reshoot.py, and the synthetic sessions 0-10 of both seed styles; each refused
+  every camera of reshoot.py, and the synthetic tables 0-10 (render_board's session=) of both seed styles; each refused
   start photo is named with its message;
 - the near starts of each SESSION_DIR that has them (`render_wari_session.py --near-starts`: the
   start with one pit of 1, 2, 3, 5 or 6 seeds): not a start;

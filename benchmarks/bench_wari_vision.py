@@ -25,6 +25,7 @@ counts as a sequence photo). Not the bench: a check that what works there is not
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import sys
@@ -43,8 +44,9 @@ from calibration.wari import calibrate
 from engines.errors import ArbiterError
 from vision.io import read_image
 from vision.wari import recognize
+from vision.wari_params import CROP
 from vision.wari_pile_counter import (
-    CROP, TRAINED_NETWORK_FILE, count_probabilities, network_probabilities, network_session, standardised,
+    NETWORK_FILE, TRAINED_NETWORK_FILE, count_probabilities, network_probabilities, network_session, standardised,
 )
 
 from reshoot import CAMERAS, reshoot  # beside this script
@@ -154,8 +156,9 @@ def session_photos(folder: Path, camera: str | None):
     return truth, profile, photos
 
 
-def bench_session(folder: Path, camera: str | None) -> tuple[str, dict] | None:
-    """Read a session and report it; its seed style and tally (None if calibration refused it)."""
+def bench_session(folder: Path, camera: str | None, quiet: bool = False) -> tuple[str, dict] | None:
+    """Read a session and report it (unless `quiet`); its seed style and tally (None if
+    calibration refused it)."""
     shot_by = _shot_by(camera)
     try:
         truth, profile, photos = session_photos(folder, camera)
@@ -164,7 +167,8 @@ def bench_session(folder: Path, camera: str | None) -> tuple[str, dict] | None:
         return None
     tally = read_frames(profile, photos)
     frames = len(truth["positions"]) + len(truth["sequence"])
-    report(f"session {folder.name} ({truth['style']}{shot_by}): {frames} frames, calibration {profile['summary']}", tally)
+    if not quiet:
+        report(f"session {folder.name} ({truth['style']}{shot_by}): {frames} frames, calibration {profile['summary']}", tally)
     return truth["style"], tally
 
 
@@ -221,11 +225,40 @@ def synthetic_session(style: str, session: int) -> dict | None:
     return tally
 
 
+def percent(values: list) -> str:
+    return f"{100 * np.mean(values):.1f}" if values else "-"
+
+
+def markdown_table(rows: list[tuple[str, str, str, dict]]) -> str:
+    """The figures docs/vision-wari.md quotes: one row per (session, style, camera, tally)."""
+    head = [
+        "session", "seeds", "camera", "frames", "0-3 exact %", "4-7 exact %", "8-12 exact %", "13+ exact %",
+        "truth in distribution %", "all 12 right %", "stores exact %", "within tracker margin %",
+        "slip caught (<= 7) %", "CPU ms/frame (median)",
+    ]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for session, style, camera, tally in rows:
+        covered = [hit for bucket in BUCKETS for hit in tally["covered"][bucket]]
+        cells = [
+            session, style, camera, str(len(tally["all_right"])),
+            *(percent(tally["exact"][bucket]) for bucket in BUCKETS),
+            percent(covered), percent(tally["all_right"]), percent(tally["store_exact"]), percent(tally["fitting"]),
+            percent(tally["caught"][True]), f"{np.median(tally['cpu_milliseconds']):.0f}",
+        ]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def network_note() -> str:
+    """Which pile counter network the figures are for: its file and the start of its sha256."""
+    digest = hashlib.sha256(NETWORK_FILE.read_bytes()).hexdigest()
+    return f"pile counter network: {NETWORK_FILE.name}, sha256 {digest[:16]}"
+
+
 def counter_ms_per_crop(reads: int = 60) -> tuple[float, float]:
     """Median CPU ms of one read of one crop by the pile counter network (its time does not
     depend on what the crop shows): as recognition runs it (8 bits), and the trained network in
-    32-bit floats (the one recognition ran before session 54), for reference; both on ONNX
-    Runtime, one thread."""
+    32-bit floats, for reference; both on ONNX Runtime, one thread."""
     crops = np.random.default_rng(0).integers(0, 256, (reads, 1, CROP, CROP, 3), dtype=np.uint8)
     trained = network_session(TRAINED_NETWORK_FILE)
 
@@ -253,10 +286,27 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--camera", choices=sorted(CAMERAS), help="re-shoot every photo through another camera")
     parser.add_argument("--synthetic", action="store_true", help="rendered boards instead of the bench")
+    parser.add_argument(
+        "--markdown", action="store_true",
+        help="print only one Markdown table of the bench's figures, one row per session and camera"
+        " (the plain photos and every re-shooting camera, or the one --camera names)",
+    )
     parser.add_argument("sessions", nargs="*", type=Path)
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     folders = [] if args.synthetic else session_folders(args.sessions)
+    if args.markdown and not args.synthetic:
+        cameras = [args.camera] if args.camera else [None, *sorted(CAMERAS)]
+        rows = []
+        for camera in cameras:
+            for folder in folders:
+                result = bench_session(folder, camera, quiet=True)
+                if result:
+                    rows.append((folder.name, result[0], camera or "plain", result[1]))
+        print(network_note())
+        print()
+        print(markdown_table(rows))
+        return 0
     print_host_speed("start")
     if args.synthetic:
         for style in ("nicker", "glass"):

@@ -7,6 +7,8 @@ warped into the 1280x960 frame with a homography, so perspective comes for free.
 """
 from __future__ import annotations
 
+import itertools
+
 import cv2
 import numpy as np
 
@@ -16,7 +18,7 @@ FRAME_SIZE = (1280, 960)
 PITS_PER_ROW = 6
 STYLES = ("nicker", "glass")
 _PITCH = 120  # canvas pixels between pit centres
-_PIT_RADIUS = 0.41 * _PITCH
+PIT_RADIUS = 0.41 * _PITCH
 _ROW_SPACING = 1.15 * _PITCH
 _STORE_OFFSET = 1.05 * _PITCH
 _STORE_HALF_LENGTH = 0.45 * _PITCH
@@ -32,17 +34,24 @@ def render_board(
     style: str = "nicker",
     session: int = 0,
     hand: bool = False,
+    recolour: dict[int, tuple[float, float, float]] | None = None,
 ) -> np.ndarray:
-    """A 1280x960 BGR photo of a board holding `pits` (contract order) and `stores` [south, north]."""
+    """A 1280x960 BGR photo of a board holding `pits` (contract order) and `stores` [south, north].
+
+    `recolour` paints chosen seeds another BGR colour: by each seed's index in painting order
+    (region by region in contract order, each pit's floor layer first), say to make a few seeds
+    almost the wood's colour. Those seeds draw no colour of their own, so the rest of the photo
+    is as without them."""
     pits, stores = _checked_counts(pits, stores)
     if style not in STYLES:
         raise ArbiterError(f"unknown seed style {style!r} (expected one of {', '.join(STYLES)})")
     table = np.random.default_rng([session, 7])
     photo = np.random.default_rng([session, seed, 11])
     canvas, origin = _paint_board(table)
+    painted = itertools.count()
     for region, count in enumerate(pits + stores):
         centre, half_axes = _region_shape(region, origin)
-        _paint_seeds(canvas, centre, half_axes, count, style, photo)
+        _paint_seeds(canvas, centre, half_axes, count, style, photo, painted, recolour or {})
     frame = _place_on_table(canvas, table, photo)
     if hand:
         _paint_hand(frame, photo)
@@ -70,14 +79,14 @@ def _region_shape(region: int, origin: np.ndarray) -> tuple[np.ndarray, tuple[fl
         return origin + (-_STORE_OFFSET, -_ROW_SPACING / 2), (_STORE_HALF_LENGTH, _STORE_HALF_WIDTH)
     column = region if region < PITS_PER_ROW else 2 * PITS_PER_ROW - 1 - region
     row = 0 if region < PITS_PER_ROW else 1
-    return origin + (column * _PITCH, -row * _ROW_SPACING), (_PIT_RADIUS, _PIT_RADIUS)
+    return origin + (column * _PITCH, -row * _ROW_SPACING), (PIT_RADIUS, PIT_RADIUS)
 
 
 def _paint_board(table: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """The wooden board with its hollows, top-down; returns it and the canvas position of South's pit a."""
     width = int(round((PITS_PER_ROW - 1) * _PITCH + 2 * (_STORE_OFFSET + _STORE_HALF_LENGTH + _MARGIN)))
-    height = int(round(_ROW_SPACING + 2 * (_PIT_RADIUS + _MARGIN)))
-    origin = np.array([_STORE_OFFSET + _STORE_HALF_LENGTH + _MARGIN, height - _PIT_RADIUS - _MARGIN])
+    height = int(round(_ROW_SPACING + 2 * (PIT_RADIUS + _MARGIN)))
+    origin = np.array([_STORE_OFFSET + _STORE_HALF_LENGTH + _MARGIN, height - PIT_RADIUS - _MARGIN])
     wood = np.array([30, 75, 140], np.float32) * table.uniform(0.6, 1.15) + table.uniform(-15, 15, 3)
     rows = np.arange(height, dtype=np.float32)[:, None]
     columns = np.arange(width, dtype=np.float32)[None, :]
@@ -106,18 +115,20 @@ def _paint_hollow(canvas: np.ndarray, centre: np.ndarray, half_axes: tuple[float
     patch *= (light - rim)[..., None]
 
 
-def _paint_seeds(canvas, centre, half_axes, count, style, photo: np.random.Generator) -> None:
-    """Seeds roll to free spots near the bowl's bottom; once the floor is full they land on top of others."""
-    size, elongation, spacing = _seed_shape(style)
-    for x, y, level in sorted(_seed_places(centre, half_axes, count, style, photo), key=lambda p: p[2]):
-        colour = _seed_colour(style, photo)
+def _paint_seeds(canvas, centre, half_axes, count, style, photo: np.random.Generator, painted, recolour) -> None:
+    """Seeds roll to free spots near the bowl's bottom; once the floor is full they land on top of
+    others. `painted` numbers the photo's seeds; `recolour` gives some of them their colour."""
+    size, elongation, spacing = seed_shape(style)
+    for x, y, level in sorted(seed_places(centre, half_axes, count, style, photo), key=lambda p: p[2]):
+        index = next(painted)
+        colour = np.array(recolour[index], np.float32) if index in recolour else _seed_colour(style, photo)
         grow = 1 + 0.04 * level
         angle = photo.uniform(0, 180)
         axes = (size * grow * elongation, size * grow)
         _paint_seed(canvas, (x, y), axes, angle, colour)
 
 
-def _seed_shape(style: str) -> tuple[float, float, float]:
+def seed_shape(style: str) -> tuple[float, float, float]:
     """Half a seed's short axis (canvas pixels), its elongation, and how close two seeds' centres
     come when they lie side by side."""
     size = 0.085 * _PITCH if style == "nicker" else 0.07 * _PITCH
@@ -126,9 +137,9 @@ def _seed_shape(style: str) -> tuple[float, float, float]:
     return size, elongation, spacing
 
 
-def _seed_places(centre, half_axes, count, style, photo: np.random.Generator) -> list[tuple[float, float, float]]:
+def seed_places(centre, half_axes, count, style, photo: np.random.Generator) -> list[tuple[float, float, float]]:
     """Canvas x, y and layer (0: on the floor) of each seed, in the order they were sown."""
-    size, elongation, spacing = _seed_shape(style)
+    size, elongation, spacing = seed_shape(style)
     floor = (half_axes[0] - 1.1 * size, half_axes[1] - 1.1 * size)
     placed: list[tuple[float, float, float]] = []  # x, y, height level
     for _ in range(count):
@@ -155,8 +166,8 @@ def _resting_place(centre, floor, size, spacing, placed, photo: np.random.Genera
     It rolls on: into any gap left on the bowl's floor, or else onto the pile, at the lowest layer
     where it rests in a hollow between two seeds of the layer below (it cannot balance on one)
     without passing through a seed of its own layer. Upper layers reach a little further up the
-    bowl's wall than the floor's seeds. Before, a seed rested on any seed at all, half over its
-    edge: seeds passed through each other and towers grew beside bare floor.
+    bowl's wall than the floor's seeds, and no seed passes through another, so piles grow as
+    real ones do rather than as towers beside bare floor.
     """
     tries = 400
     angles = photo.uniform(0, 2 * np.pi, tries)

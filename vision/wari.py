@@ -18,25 +18,14 @@ from vision.wari_count import CountModel, plausible_counts
 from vision.wari_measure import RegionMeasures, SeedSpotter, board_top_colours, measure_regions, spotters_from_json
 from vision.wari_pile_counter import QUARTER_TURNS, count_probabilities, looks_again, needs_network, pit_crops, with_network
 from vision.wari_seeds import WORKING_WIDTH, SeedColourModel, working_frame
+from vision.wari_params import (
+    BOARD_TOP_TOLERANCE,
+    MISSED_SPREAD,
+    PROBABILITY_FLOOR,
+    STORE_WEIGHT,
+)
 
-# A count outside a region's plausible set still scores this probability: a misreading costs a
-# fixed amount rather than ruling a candidate out.
-PROBABILITY_FLOOR = 1e-4
-# Lab distance (8-bit OpenCV units) within which the board top still looks as at calibration:
-# sensor noise and JPEG move a 5x5 patch's mean by a few units, a hand or a shadow by tens.
-BOARD_TOP_TOLERANCE = 18.0
-# Stores are piled high and often half hidden; the tracker should lean on the pits.
-STORE_WEIGHT = 0.3
 _REGION_WEIGHTS = (1.0,) * PIT_COUNT + (STORE_WEIGHT,) * (REGION_COUNT - PIT_COUNT)
-# A board whose start photo shows the seed area of its pits spreading by more than this many
-# seeds, with the spotters missing a seed somewhere, has seeds the cues lose: the pile counter
-# reads every pit there, and may add counts (session 34). Of 60 unseen plain renders, four glass
-# boards are so found (spreads 0.49-0.94). On two (red beads on red wood) the cues alone read
-# 0-3 at 91.2 and 94.3 % right, 100 % with the network; the other two read the same either way.
-# Seven boards whose spotters missed a seed spread only 0.23-0.31 and read as well as the rest:
-# four of them, read with the network at every pit, read the same pits right at 48-54 ms a
-# frame instead of 27-33 ms.
-MISSED_SPREAD = 0.4
 
 
 @dataclass(frozen=True)
@@ -247,7 +236,7 @@ def _board_top_from_json(obj: object) -> np.ndarray:
 
 
 def _start_pits_spotted_from_json(obj: object) -> int:
-    # Profiles made before session 34 have no count: their boards were read as if all 12 were spotted.
+    # Older profiles have no count: their boards are read as if all 12 pits were spotted.
     if isinstance(obj, bool) or not isinstance(obj, int) or not 0 <= obj <= PIT_COUNT:
         raise ArbiterError("the Wari profile's start_pits_spotted must be a whole number from 0 to 12; calibrate again")
     return obj

@@ -18,31 +18,18 @@ import numpy as np
 from engines.errors import ArbiterError
 from vision.wari_board import PIT_COUNT, PITS_PER_ROW, REGION_COUNT, BoardGeometry, RegionMask, region_masks
 from vision.wari_seeds import SeedColourModel
+from vision.wari_params import (
+    BURIED_SHARE,
+    BURIED_SLIVER,
+    CROWDED_WINDOW,
+    PIT_SHRINK,
+    SEED_COVER,
+    SHADED_LIGHTNESS,
+    SHADED_SHARE,
+    SPOT_REACH,
+)
 
-# Pits are measured slightly inside their rim: the rim's highlight and shadow are neither seed nor floor.
-PIT_SHRINK = 0.95
-# Seeds are spotted a little beyond the rim: a pile's upper seeds rest on the bowl's wall and,
-# nearer the camera, show outside the rim's outline (the gap to the next pit is wider).
-SPOT_REACH = 1.1
 SPOT_CUES = ("glint", "shape")
-# Share of seed colours around a glint: the glint itself may not be seed-coloured, the lamp's
-# glare on a bare pit floor is smaller than a seed and falls short of it.
-_SEED_COVER = 0.6
-# Window, in seed diameters, inside which only one spot may lie where seeds crowd: touching
-# seeds' centres can be closer than one (equal-area) diameter: long seeds touch along their short
-# side, and a seed resting on a pile sits over the gap between the seeds below it.
-_CROWDED_WINDOW = 0.8
-# A half-buried seed shows at least this share of a seed's area (smaller patches are the ends of
-# long seeds beside a glint's disc) and at most one seed's area (a bigger patch is the lamp's glare
-# on the wood), in patches at least this share of a seed across (not slivers along a rim).
-_BURIED_SHARE = 0.3
-_SLIVER = 0.3
-# A leftover patch darker than this share of the seeds' median lightness and smaller than this
-# share of a seed is "shaded": the shadow in the crevice between seeds lying side by side looks
-# so (nicker nuts of 5-7 read one too many), and so does a buried seed deep in a pile's shadow.
-# It counts only where the pit's other spots already show a pile (see `count_crowded`).
-_SHADED_LIGHTNESS = 0.45
-_SHADED_SHARE = 0.45
 
 
 @dataclass(frozen=True)
@@ -51,11 +38,11 @@ class SeedSpotter:
 
     "glint": lightness peaks at least `threshold` above their seed-sized surroundings, at most one
     per seed-sized window where seeds lie apart (so that a seed's glint and the lit edge of its
-    cap are one spot), one per `_CROWDED_WINDOW` of a seed in a crowded pile. In a pile, seeds
+    cap are one spot), one per `CROWDED_WINDOW` of a seed in a crowded pile. In a pile, seeds
     half buried under others show a body but no glint (the glint sits on the seed's top): seed-
     coloured patches that no glint's seed covers count as one more seed each (`_with_buried_seeds`).
     "shape": centres of seed-coloured blobs, where the distance to the blob's edge peaks at least
-    `threshold` pixels, one per `_CROWDED_WINDOW` of a seed; touching round seeds keep separate
+    `threshold` pixels, one per `CROWDED_WINDOW` of a seed; touching round seeds keep separate
     peaks, long ones may not.
     """
 
@@ -92,7 +79,7 @@ class SeedSpotter:
             patch = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (self.kernel, self.kernel))
             strength = cv2.morphologyEx(lightness, cv2.MORPH_TOPHAT, patch)
             core = max(3, self.kernel // 2)
-            on_seed = cv2.blur(solid.astype(np.float32), (core, core)) >= _SEED_COVER
+            on_seed = cv2.blur(solid.astype(np.float32), (core, core)) >= SEED_COVER
             candidates = (strength > self.threshold) & on_seed
             if board_like is not None:
                 candidates &= ~board_like
@@ -123,7 +110,7 @@ class SeedSpotter:
         radius = max(1, round(self.kernel / 2))
         for x, y in self.glint_centres(glints) + np.array(self.glint_offset):
             cv2.circle(explained, (int(round(x)), int(round(y))), radius, 1, -1)
-        sliver = int(_SLIVER * self.kernel) | 1
+        sliver = int(BURIED_SLIVER * self.kernel) | 1
         left = cv2.morphologyEx(solid & (1 - explained), cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (sliver, sliver)))
         # The patches' areas and centres from their few pixels: OpenCV's statistics of every
         # component, background and all, take three times as long as the labelling.
@@ -135,13 +122,13 @@ class SeedSpotter:
         # the lamp's glare on the wood beyond the rim.
         touching = np.bincount(patches[cv2.dilate(explained, np.ones((5, 5), np.uint8)) > 0], minlength=count) > 0
         seed_area = np.pi * self.kernel**2 / 4
-        buried = touching & (area >= _BURIED_SHARE * seed_area) & (area <= seed_area)
+        buried = touching & (area >= BURIED_SHARE * seed_area) & (area <= seed_area)
         buried[0] = False
         if bowls is not None:
             buried[1:][buried[1:]] = _inside(bowls, _label_centres(labels, xs, ys, count - 1)[buried[1:]])
         mean_lightness = np.bincount(labels, lightness[ys, xs], count) / np.maximum(area, 1)
         seed_lightness = float(np.median(lightness[solid > 0])) if solid.any() else 0.0
-        shaded = buried & (mean_lightness < _SHADED_LIGHTNESS * seed_lightness) & (area < _SHADED_SHARE * seed_area)
+        shaded = buried & (mean_lightness < SHADED_LIGHTNESS * seed_lightness) & (area < SHADED_SHARE * seed_area)
         clear = buried & ~shaded
         renumbered = np.zeros(count, np.int32)
         renumbered[clear] = int(glints.max()) + 1 + np.arange(int(clear.sum()))
@@ -149,7 +136,7 @@ class SeedSpotter:
         return np.where(glints > 0, glints, renumbered[patches])
 
     def _crowded_patch(self) -> np.ndarray:
-        window = int(_CROWDED_WINDOW * self.kernel) | 1
+        window = int(CROWDED_WINDOW * self.kernel) | 1
         return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (window, window))
 
     @staticmethod

@@ -18,112 +18,36 @@ import numpy as np
 import onnxruntime
 
 from vision.wari_board import BoardGeometry, local_scale
+from vision.wari_params import (
+    ADDED_FROM,
+    ASKED_FROM,
+    CROP,
+    CROP_RADII,
+    CROP_SCALE_RANGE,
+    HIDDEN_SEED_CHANCE,
+    HIDDEN_SEED_UP_TO,
+    LOOK_AGAIN_BELOW,
+    NETWORK_BEYOND_DECAY,
+    NETWORK_FLOOR,
+    NETWORK_POWER,
+    PILE_CHANCE,
+    PILE_FROM,
+    QUARTER_TURNS,
+    TRAINED_SEED_SIZE,
+    UNSURE_BELOW,
+)
 
-CROP = 64  # pixels a side
-CROP_RADII = 1.2  # half the crop's side, in pit radii at the pit's own scale: the pit and a rim of board
-# The network judges a pile's size against the crop (session 55), and the circle calibration finds
-# may lie on a bevel's outline or on the bowl's rim within it: S0's radius moves 14.5 % with the
-# camera, its seed (measured from the start photo's 48) 5.2 %. So crops are scaled by the seeds'
-# size against the pits' radius over TRAINED_SEED_SIZE, its median on unbevelled training renders
-# (0.504 on 56 --training start photos, session 57): seeds framed as the network learned them. By
-# at most CROP_SCALE_RANGE either way, as far as its training crops were scaled: it has seen no
-# pit framed otherwise; scaled up, never into the next bowl (`crop_scale`). The bench's piles of
-# 8-12 through four cameras read right 478 -> 489 of 520 (S0 soft 63 -> 67 of 72). On most of our
-# renders the seed is not the steadier measure (through four cameras, medians over 37 of them and
-# the bench's 2: radius spread 2.6 %, seed 4.1 %, crops so cut 3.6 %), and 13 unseen plain renders
-# read 8-12 1149 -> 1141 of 1208 and 4-7 2796 -> 2794 of 2808 (session 57).
-TRAINED_SEED_SIZE = 0.5
-CROP_SCALE_RANGE = 0.08
 TRAINED_NETWORK_FILE = Path(__file__).parent / "data" / "wari_pile_counter.onnx"  # 32-bit floats, as trained
-# The same network with 8-bit weights and activations in all but its first and last layers: a
-# crop in 0.4-0.5 of the time, the same likeliest count in 99.5 % of the bench's pits of 4 or more,
-# probabilities within 0.11 (session 54; timed side by side by bench_wari_vision.py). Made again
-# from crops scaled to the seeds in session 57.
+# The network recognition runs: the same with 8-bit weights and activations in all but its first
+# and last layers, a crop in about half the time (bench_wari_vision.py times both).
 NETWORK_FILE = Path(__file__).parent / "data" / "wari_pile_counter_int8.onnx"
-# The network learned from crops turned every way, so a crop turned a quarter is another look at
-# the same pile, and its misreads differ from look to look. Each pit it is asked about gets one
-# look; one whose likeliest count, weighed with that look, has less chance than LOOK_AGAIN_BELOW
-# gets the other three, and the mean of all four is weighed instead (session 34). The network
-# alone reads 8-12 as well or better at four looks than at two in every set measured (unseen
-# plain nicker renders 86.2 -> 88.1 %, S0 84.7 -> 87.5 %). Against two looks at every pile
-# (sessions 31-33): unseen plain nicker renders' 8-12 87.2 -> 90.8 % right, S0's 83.3 -> 90.3 %,
-# S1's 94.8 -> 93.1 % (one pit), at as many looks a frame (S0 9.7 -> 9.8). Looking again below
-# 0.9 read the same pits right at fewer looks (S0 8.3), but left one look surely wrong: through
-# the tilted camera S0 seq017's pile of 10 read 9 at 0.97 (weighed) at the first turn and 10 at
-# two of the other three, a false alarm in bench_tracker.
-# The network now shipped is the session-30 network trained 4 more epochs on 60 more renders
-# (session 31), then 4 more on 56 more (session 32), then 5 more on 126 renders' crops cut
-# around the pits' rims, where calibration has placed them since session 36.
-QUARTER_TURNS = (0, 1, 2, 3)
-LOOK_AGAIN_BELOW = 0.98
-# The network's say: pits where the hand-made cues give 4 or more seeds this much chance, its
-# probabilities raised to this power. From 4 (session 34; from 5 since session 31, and pits of 4
-# the cues were sure of had one look since session 33): the cues can be sure of a pit of 5 as 4,
-# a seed hidden (over 142 training renders, pits read 4 at 0.90-0.97 hold 5 in 5.5 %). From 5,
-# not 6 (session 31): held-out renders' 4-7 read 97.0 % right, not 95.2 %; any chance from 0.1
-# to 0.5 gives the same figures (the cues' mass there is all or none).
-# The power gives the network about as much say as all the hand-made cues together. Its sure
-# misreads set it a little under 1: at 1 the session-26 network read a pile of 10 as 9 at 0.94,
-# which with a pit of 3 misread as 4 put the true position outside the tracker's margin (one
-# false alarm in bench_tracker's 70 Wari moves); at 0.9 none, the same bench figures, held-out
-# renders' 8-12 within 0.7 points. The session-24 network at 0.5 read the bench's piles 1-2 pits
-# fewer right and held-out renders' 12-16 points fewer; at 1.5, S0's 4-7 fell from 99.3 to
-# 97.9 %. Read at two quarter turns (session 31), 1.0-1.5 read the same pits right as 0.9,
-# within 0.5 points.
-PILE_FROM = 4
-PILE_CHANCE = 0.3
-# Pits whose likeliest count by the hand-made cues has less chance than this get the network's
-# say too, whatever their size: the session-28 network reads small pits as well as the cues or
-# better (held-out renders' 0-3 alone 100 %, cues 99.8 %), and where the cues hesitate it
-# settles them (S0 seq017: a pit of 3 the cues read 4 at 0.79, the network 3 at 0.996). Run on
-# every pit, 53 ms a frame. 0.9, not 0.8 (session 32): unseen plain nicker renders' 4-7 read
-# 96.3 -> 97.1 % right (held-out training renders' 97.0 -> 97.1 %) for 0.28 more network pits
-# a frame of S0 (0.02 of S1); the bench's figures are the same. 0.95 reads them 97.5 % for 1.14
-# more on S0. 0.98, not 0.9 (session 37): the cues can be sure of a pit of 4 as 3, its fourth seed
-# hidden. Of the 30240 pits of the 136 training renders, the cues misread 15 that the network was
-# not asked about, 14 of them pits of 4 read 3; asking it below 0.98 asks about 1052 more pits and
-# reads 9 of the 15 right, and none wrong that the cues read right. Unseen plain nicker renders'
-# 4-7 read 98.8 / 99.3 / 98.9 -> 99.2 / 99.3 / 99.3 % right by set of ten, held-out renders' 0-3
-# 99.7 -> 100 %, the bench the same, for 0.9 more network pits a frame of S0 (0.2 of S1).
-UNSURE_BELOW = 0.98
-# Pits the cues read as 3 are asked about however sure the cues are (session 53): a fourth seed
-# wholly hidden under the other three shows neither glint nor outline, and its area lies under
-# theirs, so the cues can be sure of 3 where the network, weighing the count one above
-# (`with_hidden_seed`), sees 4. Chosen on the 77 unseen renders of sessions 43-51 through four
-# cameras (pits of 4-7 misread 64 -> 52 of 18 004, truth outside the distribution 2 -> 0; 0.8 more
-# network pits a frame), then checked on 30 fresh ones (27 -> 21 of 7032; 0-3 the same, 1 of 18 280
-# misread before and after). On the bench, S1's pos006 South's b, 3 beads, reads 4 (at 0.98, one
-# look): 0-3 there 315 -> 314 of 315.
-ASKED_FROM = 3
-NETWORK_POWER = 0.9
-# On boards whose cues miss seeds, counts the network gives this much chance join the plausible
-# ones (session 34: on the two unseen glass renders so flagged, 4 pits of 4-7 seeds lay outside
-# their distribution; from 0.01 to 0.2, none did, and the same pits were read right).
-ADDED_FROM = 0.05
-# The hand-made cues only ever miss seeds: a seed wholly hidden under others shows neither glint
-# nor outline, and its area lies under theirs. So where the network is asked and the cues' likeliest
-# count is at most HIDDEN_SEED_UP_TO, each of their counts shares HIDDEN_SEED_CHANCE of its chance
-# with the count one above, and the network decides between them (session 51). On the 77 unseen
-# renders through four cameras, pits the cues gave 4-7 at 0.8-0.9 held one seed more in 19 % of
-# cases, at 0.9-0.95 in 10 %, at 0.98 or more in 2.5 %; one seed fewer in under 1 % at 0.7 or more.
-# Both constants were chosen on those renders (pits misread, of 18 004 of 4-7 / 7196 of 8-12; 103 /
-# 220 before): a chance of 0.1 / 0.2 / 0.3 / 0.4 up to 9 seeds, 80 / 71 / 64 / 63 and 210 / 197 /
-# 193 / 192; at 0.3 up to 6 / 7 / 8 / 9 / 10 / 12 / any, 8-12 misread 222 / 204 / 197 / 193 / 195 /
-# 203 / 205. The bench then: piles of 8-12 read right 471 -> 480 of 520, 4-7 misread 2 -> 4 of
-# 1136. It takes over session 50's rule (the count one above the cues' largest added where the
-# network gave it 0.5 or more), which reads no pit differently beside it.
-HIDDEN_SEED_CHANCE = 0.3
-HIDDEN_SEED_UP_TO = 9
-# Counts past the network's last class, relative to it, halve per seed; no count is ruled out.
-_BEYOND_DECAY = 0.5
-_FLOOR = 1e-3
 
 
 def network_session(path: Path) -> onnxruntime.InferenceSession:
     """The network stored at `path`, as recognition runs it."""
-    # ONNX Runtime, not OpenCV's dnn module (session 53: the float network at 0.6 of the time),
-    # which runs the 8-bit network's quantized layers on integer kernels. One thread: the target
-    # is one core, and the bench times the reading thread.
+    # ONNX Runtime rather than OpenCV's dnn module: faster on the float network, and it runs the
+    # 8-bit network's quantized layers on integer kernels. One thread: the target is one core, and
+    # the bench times the reading thread.
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = 1
     options.inter_op_num_threads = 1
@@ -227,9 +151,9 @@ def with_network(plausible: dict[int, float], probabilities: np.ndarray, adds: b
     last = len(probabilities) - 1
 
     def likelihood(n: int) -> float:
-        return probabilities[n] if n <= last else probabilities[last] * _BEYOND_DECAY ** (n - last)
+        return probabilities[n] if n <= last else probabilities[last] * NETWORK_BEYOND_DECAY ** (n - last)
 
-    joint = {n: p * (likelihood(n) + _FLOOR) ** NETWORK_POWER for n, p in plausible.items()}
+    joint = {n: p * (likelihood(n) + NETWORK_FLOOR) ** NETWORK_POWER for n, p in plausible.items()}
     total = sum(joint.values())
     return {n: float(weight / total) for n, weight in sorted(joint.items(), key=lambda item: -item[1])}
 

@@ -13,25 +13,21 @@ import cv2
 import numpy as np
 
 from engines.errors import ArbiterError
+from vision.wari_params import (
+    UNSEEN_SEED_PROBABILITY,
+    VIVID,
+    WORKING_WIDTH,
+)
 
-WORKING_WIDTH = 640  # frames are measured at half of the 1280-pixel camera width: enough for seeds
 _LEVELS = 16  # histogram levels per colour channel
 _SHIFT = 8 - 4  # 256 / 16 levels
-# A vivid colour the calibration photo showed nowhere is more likely a seed's than the board's:
-# the wood fills most of that photo and its shades are smoothed into their neighbours, while each
-# seed colour shows in a few shades only (a red bead in a darker corner than any at the start).
-# Dark or greyish unseen colours (a shadow, a crevice between beads) stay undecided, and every
-# unseen colour still counts as unknown for the confidence (a hand). Vivid: the colour bin's
-# channels span at least _VIVID of 255.
-_UNSEEN_SEED_PROBABILITY = 0.75
-_VIVID = 96
 
 
 def _vivid_bins() -> np.ndarray:
-    """For each colour bin, whether its centre's channels span at least _VIVID."""
+    """For each colour bin, whether its centre's channels span at least VIVID."""
     centres = (np.arange(_LEVELS) + 0.5) * (256 / _LEVELS)
     bgr = np.stack(np.meshgrid(centres, centres, centres, indexing="ij"), axis=-1).reshape(-1, 3)
-    return np.ptp(bgr, axis=1) >= _VIVID
+    return np.ptp(bgr, axis=1) >= VIVID
 
 
 _VIVID_BINS = _vivid_bins()
@@ -59,7 +55,7 @@ def local_contrast(frame: np.ndarray, window: int) -> np.ndarray:
 
 
 def vivid(pixels: np.ndarray) -> np.ndarray:
-    """Whether each BGR pixel's colour bin is vivid (see _VIVID)."""
+    """Whether each BGR pixel's colour bin is vivid (see VIVID)."""
     return _VIVID_BINS[colour_bins(pixels)]
 
 
@@ -98,7 +94,7 @@ class SeedColourModel:
         floor = 1e-6
         probability = (seed + floor) / (seed + board + 2 * floor)
         known = (seed + board) > 2e-5
-        probability[~known & _VIVID_BINS] = _UNSEEN_SEED_PROBABILITY
+        probability[~known & _VIVID_BINS] = UNSEEN_SEED_PROBABILITY
         return cls(probability.astype(np.float32), known)
 
     def probability(self, pixels: np.ndarray) -> np.ndarray:

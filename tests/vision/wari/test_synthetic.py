@@ -4,7 +4,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from device.synthetic_wari import STYLES, render_board
+from device.synthetic_wari import PIT_RADIUS, STYLES, render_board, seed_places, seed_shape
 from engines.errors import ArbiterError
 
 
@@ -48,13 +48,11 @@ def test_bad_arguments_are_errors(pits, stores, style):
 
 @pytest.mark.parametrize("style", STYLES)
 def test_piled_seeds_rest_in_hollows_without_passing_through_each_other(style):
-    # Before, a seed sown onto a full floor sat half over the edge of any seed: seeds of the same
-    # layer overlapped and towers grew beside bare floor (a pile of 18 nuts showed about 10).
-    from device.synthetic_wari import _PIT_RADIUS, _seed_places, _seed_shape
-
-    _, _, spacing = _seed_shape(style)
+    # A seed sown onto a full floor rests in a hollow of the layer below: seeds of one layer never
+    # overlap, and no tower grows beside bare floor (which would hide most of a pile).
+    _, _, spacing = seed_shape(style)
     for photo in range(5):
-        places = np.array(_seed_places(np.zeros(2), (_PIT_RADIUS, _PIT_RADIUS), 30, style, np.random.default_rng(photo)))
+        places = np.array(seed_places(np.zeros(2), (PIT_RADIUS, PIT_RADIUS), 30, style, np.random.default_rng(photo)))
         layers = places[:, 2].astype(int)
         assert layers.max() >= 1  # 30 seeds pile
         for layer in range(layers.max() + 1):

@@ -8,18 +8,24 @@ import numpy as np
 import pytest
 
 import vision.wari as wari
-from engines.errors import ArbiterError
-from vision import wari_pile_counter
-from calibration.wari import calibrate
 from device.synthetic_wari import render_board
+from engines.errors import ArbiterError
+from tests.vision.wari.boards import start_profile
+from vision import wari_pile_counter
 from vision.wari import WariProfile, recognize
 from vision.wari_count import plausible_counts
-from vision.wari_pile_counter import (
+from vision.wari_params import (
     CROP,
     CROP_RADII,
     CROP_SCALE_RANGE,
+    HIDDEN_SEED_CHANCE,
+    HIDDEN_SEED_UP_TO,
+    NETWORK_POWER,
     QUARTER_TURNS,
     TRAINED_SEED_SIZE,
+)
+from vision.wari_pile_counter import (
+    TRAINED_NETWORK_FILE,
     count_probabilities,
     crop_scale,
     looks_again,
@@ -43,12 +49,6 @@ def _geometry_and_seed(profile: dict):
     return calibrated.geometry, calibrated.seed_diameter
 
 
-@pytest.fixture(scope="module")
-def nicker():
-    image = render_board([4] * 12, [0, 0], seed=0, style="nicker", session=0)
-    return calibrate(image)
-
-
 def test_the_shipped_network_gives_each_crop_a_distribution_over_counts(nicker):
     image = render_board(PILES, [0, 0], seed=1, style="nicker", session=0)
     crops = pit_crops(image, *_geometry_and_seed(nicker), list(range(12)))
@@ -68,19 +68,18 @@ def test_the_network_recognition_runs_is_the_trained_network_in_8_bits(nicker):
         pit_crops(render_board(pits, [0, 0], seed=seed, style="nicker", session=0), geometry, seed_diameter, list(range(12)))
         for seed, pits in enumerate([PILES, [6, 7, 5, 3, 8, 12, 1, 0, 2, 4, 0, 0]], 1)
     ])
-    as_trained = network_probabilities(network_session(wari_pile_counter.TRAINED_NETWORK_FILE), standardised(crops))
+    as_trained = network_probabilities(network_session(TRAINED_NETWORK_FILE), standardised(crops))
     as_run = count_probabilities(crops, (0,))
     assert np.array_equal(as_run.argmax(axis=1), as_trained.argmax(axis=1))
     assert np.abs(as_run - as_trained).max() < 0.1
     assert not np.array_equal(as_run, as_trained)  # two networks, not one file read twice
 
 
-@pytest.mark.parametrize("style, drawn", [("nicker", 0.19), ("glass", 0.14)])
-def test_calibration_measures_the_seeds_size_in_pitches(style, drawn):
+@pytest.mark.parametrize("style, session, drawn", [("nicker", 0, 0.19), ("glass", 1, 0.14)])
+def test_calibration_measures_the_seeds_size_in_pitches(style, session, drawn):
     # The synthetic renderer draws nuts 0.17 x 0.2125 pitches and beads 0.14 across: one seed's
     # area as a circle 0.19 / 0.14 pitches across.
-    image = render_board([4] * 12, [0, 0], seed=0, style=style, session=2)
-    _, seed_diameter = _geometry_and_seed(calibrate(image))
+    _, seed_diameter = _geometry_and_seed(start_profile(style, session))
     assert seed_diameter == pytest.approx(drawn, rel=0.08)
 
 
@@ -238,7 +237,7 @@ def test_where_the_cues_miss_seeds_the_network_adds_the_counts_it_finds_likely()
     added = with_network(plausible, network, adds=True)
     assert set(added) == {2, 3, 4, 5}
     # 5 comes in at the least chance, 4's, so the network alone orders them.
-    assert added[5] / added[4] == pytest.approx((0.5 / 0.2) ** wari_pile_counter.NETWORK_POWER, rel=0.01)
+    assert added[5] / added[4] == pytest.approx((0.5 / 0.2) ** NETWORK_POWER, rel=0.01)
     assert sum(added.values()) == pytest.approx(1.0)
 
 
@@ -286,14 +285,14 @@ def test_standardised_crops_show_each_channel_at_mean_0_and_spread_1():
 
 
 def test_each_count_of_the_cues_shares_a_hidden_seeds_chance_with_the_count_one_above():
-    chance = wari_pile_counter.HIDDEN_SEED_CHANCE
+    chance = HIDDEN_SEED_CHANCE
     shared = with_hidden_seed({3: 0.8, 2: 0.2})
     assert shared == pytest.approx({2: (1 - chance) * 0.2, 3: (1 - chance) * 0.8 + chance * 0.2, 4: chance * 0.8})
     assert sum(shared.values()) == pytest.approx(1.0)
 
 
 def test_the_network_finds_a_seed_hidden_from_the_cues_only_where_it_is_surer_of_it_than_of_their_count():
-    # A bead wholly under others in a tight cluster: both cues see 3 (unseen glass 1214, turned).
+    # A bead wholly under others in a tight cluster: both cues see 3.
     plausible = {3: 0.97, 2: 0.03}
     network = np.full(25, 1e-4)
     network[[3, 4]] = [0.3, 0.7]
@@ -302,7 +301,7 @@ def test_the_network_finds_a_seed_hidden_from_the_cues_only_where_it_is_surer_of
     network[[3, 4]] = [0.01, 0.99]
     assert next(iter(with_network(plausible, network / network.sum()))) == 4
     # Past HIDDEN_SEED_UP_TO the cues' counts are left as they are: the network only reorders them.
-    pile = {wari_pile_counter.HIDDEN_SEED_UP_TO + 1: 0.97, wari_pile_counter.HIDDEN_SEED_UP_TO: 0.03}
+    pile = {HIDDEN_SEED_UP_TO + 1: 0.97, HIDDEN_SEED_UP_TO: 0.03}
     network[:] = 1e-4
-    network[wari_pile_counter.HIDDEN_SEED_UP_TO + 2] = 1.0
+    network[HIDDEN_SEED_UP_TO + 2] = 1.0
     assert set(with_network(pile, network / network.sum())) == set(pile)
