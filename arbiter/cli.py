@@ -123,7 +123,7 @@ def cmd_recognize(args) -> int:
 
 def cmd_replay(args) -> int:
     from calibration.profiles import load_profile
-    from arbiter.tracker import replay
+    from arbiter.judge import replay
 
     rules = _load_rules(args.rules)
     profile = load_profile(args.profile)

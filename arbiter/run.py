@@ -87,7 +87,8 @@ def camera_from_spec(spec: str, rules=None, profile: dict | None = None):
 def run_table(args) -> int:
     """Judge the table until the camera ends; events are printed as JSON lines."""
     from arbiter.store import Store
-    from arbiter.tracker import Tracker, open_game
+    from arbiter.matches import open_game
+    from arbiter.tracker import Tracker
 
     rules = load_run_rules(args.game, args.rules)
     names = player_names(args.players, rules)

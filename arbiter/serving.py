@@ -63,7 +63,8 @@ def director_pin(wanted: bool) -> str | None:
 def build_companion(rules, profile: dict, camera, store, player_names=()) -> Companion:
     """Tracker on `camera`, recording into `store`, as a Companion ready to start."""
     from arbiter.run import seat_players
-    from arbiter.tracker import Tracker, open_game
+    from arbiter.matches import open_game
+    from arbiter.tracker import Tracker
 
     game_id = open_game(store, rules, seat_players(store, player_names))
     observations = LatestObservation()

@@ -11,16 +11,14 @@ import threading
 from dataclasses import dataclass
 from typing import Callable
 
-# replay, FIT_MARGIN, open_game and match_standing are imported from here by other modules
-# (arbiter.cli, arbiter.run, webui, benchmarks): they stay importable from arbiter.tracker.
-from arbiter.judge import FIT_MARGIN, ILLEGAL, MOVES, OPENING, SAME, TWO_MOVES, UNDO, Judge, Verdict, replay
+from arbiter.judge import ILLEGAL, MOVES, OPENING, SAME, TWO_MOVES, UNDO, Judge, Verdict
 from arbiter.matches import game_to_play, match_standing, open_game
 from arbiter.store import StoreError, now_iso
 from engines.errors import ArbiterError
 from vision.motion import MOVING, STABLE, MotionGate
 
 __all__ = ["CAMERA_ENDED", "CAMERA_LOST", "MIN_CONFIDENCE", "NO_BOARD", "NO_BOARD_RETRY_S", "NO_BOARD_TIMEOUT_S", "PAUSED",
-           "ProfileMismatch", "Tracker", "FIT_MARGIN", "replay", "match_standing", "open_game"]
+           "ProfileMismatch", "Tracker"]
 
 
 # The gate's statuses (moving / hand / stable), and the tracker's own: the picture shows no board,

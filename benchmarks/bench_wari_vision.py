@@ -39,7 +39,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 import cv2
 import numpy as np
 
-from arbiter.tracker import FIT_MARGIN
+from arbiter.judge import FIT_MARGIN
 from calibration.wari import calibrate
 from engines.errors import ArbiterError
 from vision.io import read_image

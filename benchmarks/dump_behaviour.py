@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from arbiter.tracker import replay
+from arbiter.judge import replay
 from engines import load_rules
 from engines.errors import ArbiterError
 from vision import recognize

@@ -6,7 +6,8 @@ import random
 import pytest
 
 from arbiter.store import Store
-from arbiter.tracker import Tracker, open_game
+from arbiter.matches import open_game
+from arbiter.tracker import Tracker
 from calibration import calibrate
 from device.cameras import SimulatedCamera
 from device.simulated import scripted_positions, simulated_table

@@ -19,7 +19,8 @@ ROOT = Path(__file__).resolve().parents[2]
 DRIVER = """
 import json, sys, time
 from arbiter.store import Store
-from arbiter.tracker import Tracker, open_game
+from arbiter.matches import open_game
+from arbiter.tracker import Tracker
 from device.cameras import SimulatedCamera
 from engines import load_rules
 from tests.tracker.fakes import ScriptedRecogniser, position_frame

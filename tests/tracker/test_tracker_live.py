@@ -8,8 +8,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from arbiter.store import Store, StoreError
-from arbiter.tracker import ProfileMismatch, Tracker, open_game
+from arbiter.store import Store
+from arbiter.matches import open_game
+from arbiter.tracker import ProfileMismatch, Tracker
 from device.cameras import CameraLost, Frame, SimulatedCamera
 from engines import ArbiterError, load_rules
 from tests.tracker.fakes import ScriptedRecogniser, position_frame, random_varanasi_game

@@ -6,7 +6,8 @@ import itertools
 import pytest
 
 from arbiter.store import Store
-from arbiter.tracker import Tracker, open_game
+from arbiter.matches import open_game
+from arbiter.tracker import Tracker
 from engines import load_rules
 from tests.tracker.fakes import ScriptedRecogniser, position_frame
 from webui.app import create_app

@@ -4,7 +4,8 @@ import io
 import re
 
 from arbiter.store import Store
-from arbiter.tracker import Tracker, open_game
+from arbiter.matches import open_game
+from arbiter.tracker import Tracker
 from engines import load_rules
 from tests.tracker.fakes import ScriptedRecogniser
 from tests.webui.conftest import ScriptedTable, csrf_of

@@ -3,7 +3,8 @@ the score, the last move with its number, and who won by name once it is over.""
 from __future__ import annotations
 
 from arbiter.store import Store
-from arbiter.tracker import Tracker, open_game
+from arbiter.matches import open_game
+from arbiter.tracker import Tracker
 from engines import load_rules
 from tests.tracker.fakes import ScriptedRecogniser
 from tests.webui.conftest import ScriptedTable

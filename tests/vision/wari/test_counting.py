@@ -5,7 +5,7 @@ import cv2
 import numpy as np
 import pytest
 
-from arbiter.tracker import FIT_MARGIN
+from arbiter.judge import FIT_MARGIN
 from calibration.wari_spotters import agreement_needed
 from device.synthetic_wari import render_board
 from vision.wari import WariProfile
