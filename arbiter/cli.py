@@ -8,6 +8,7 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Sequence
 
 from engines.errors import ArbiterError
@@ -15,6 +16,13 @@ from engines.errors import ArbiterError
 
 def _print_json(obj: dict) -> None:
     print(json.dumps(obj), flush=True)
+
+
+def progress(items, what: str):
+    """`items`, with a progress bar on stderr while a person watches (none in a pipe or a log)."""
+    from tqdm import tqdm
+
+    return tqdm(items, desc=what, unit="photo", file=sys.stderr, disable=None, leave=False)
 
 
 def _load_rules(path: str):
@@ -97,6 +105,8 @@ def cmd_calibrate(args) -> int:
 
     image = read_image(args.image)
     pieceset = load_json_file(args.pieces, "piece-set file") if args.pieces else None
+    if sys.stderr.isatty():
+        print(f"Calibrating {args.game} from {args.image} (up to half a minute)...", file=sys.stderr, flush=True)
     profile = calibrate(args.game, image, pieceset)
     save_profile(profile, args.out)
     _print_json({"profile": args.out, "game": args.game, "summary": profile.get("summary", {})})
@@ -109,16 +119,45 @@ def cmd_recognize(args) -> int:
     from vision.io import read_image
 
     profile = load_profile(args.profile)
+    overlays = overlay_paths(args.overlay, args.images, profile["game"]) if args.overlay else {}
     failed = 0
-    for path in args.images:
+    for path in progress(args.images, "reading"):
         try:
-            observation = recognize(read_image(path), profile)
+            image = read_image(path)
+            observation = recognize(image, profile)
         except ArbiterError as exc:
             _print_json({"image": path, "error": str(exc)})
             failed += 1
             continue
+        if path in overlays:
+            write_overlay(overlays[path], image, observation, profile["game"])
         _print_json({"image": path, **observation.to_json()})
     return 1 if failed == len(args.images) else 0
+
+
+def overlay_paths(out: str, images: list[str], game: str) -> dict[str, Path]:
+    """Where each image's annotated copy goes: OUT itself for one image, OUT/NAME-overlay.jpg for several."""
+    from vision import overlay_drawer
+
+    if overlay_drawer(game) is None:
+        raise ArbiterError(f"no overlay is drawn for {game}")
+    if len(images) == 1 and not Path(out).is_dir():
+        if Path(out).suffix.lower() not in (".jpg", ".jpeg", ".png"):
+            raise ArbiterError(f"--overlay {out}: name a .jpg or .png file")
+        return {images[0]: Path(out)}
+    folder = Path(out)
+    if not folder.is_dir():
+        raise ArbiterError(f"--overlay {out}: with several images, name an existing folder")
+    return {image: folder / f"{Path(image).stem}-overlay.jpg" for image in images}
+
+
+def write_overlay(path: Path, image, observation, game: str) -> None:
+    import cv2
+
+    from vision import overlay_drawer
+
+    if not cv2.imwrite(str(path), overlay_drawer(game)(image, observation)):
+        raise ArbiterError(f"{path}: cannot write the annotated picture")
 
 
 def cmd_replay(args) -> int:
@@ -127,7 +166,7 @@ def cmd_replay(args) -> int:
 
     rules = _load_rules(args.rules)
     profile = load_profile(args.profile)
-    for transition in replay(profile, rules, args.images):
+    for transition in replay(profile, rules, progress(args.images, "judging")):
         _print_json(transition)
     return 0
 
@@ -218,6 +257,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = command("recognize", "recognise the position in photos, one JSON line each", cmd_recognize)
     p.add_argument("--profile", required=True, help="calibration profile JSON")
+    p.add_argument("--overlay", metavar="OUT", help="also write each photo with what was recognised drawn over it: "
+                                                    "a .jpg file for one photo, a folder for several")
     p.add_argument("images", nargs="+", help="photos of the table")
 
     p = command("replay", "judge the move between each pair of consecutive photos", cmd_replay)

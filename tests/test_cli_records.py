@@ -143,3 +143,20 @@ def test_recognize_lines_are_valid_input_to_explain(capsys, tmp_path):
     (tmp_path / "rules.json").write_text(json.dumps(WARI))
     code, out, _ = run_cli(capsys, "explain", "--rules", str(tmp_path / "rules.json"), *paths)
     assert code == 0 and json.loads(out) == {"legal": True, "moves": [{"player": "north", "pit": "a"}], "reason": None}
+
+
+EXAMPLES = sorted((__import__("pathlib").Path(__file__).resolve().parents[1] / "examples").glob("*.json"))
+
+
+def test_there_is_an_example_record_for_every_game():
+    from engines import game_names
+
+    games = {json.loads(path.read_text())["rules"]["game"] for path in EXAMPLES}
+    assert games == set(game_names())
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[path.stem for path in EXAMPLES])
+def test_every_example_is_checked_with_the_exit_status_of_its_verdict(capsys, path):
+    code, out, _ = run_cli(capsys, "check", str(path))
+    assert code == (0 if json.loads(out)["legal"] else 1)
+    assert code == (1 if "must-feed" in path.stem else 0)
