@@ -31,18 +31,14 @@ from reshoot import CAMERAS, reshoot  # beside this script
 DEFAULT_BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench"
 
 
-def image_of(item) -> str:
-    return item["image"] if isinstance(item, dict) else item
-
-
 def calibrate_session(game: str, folder: Path, truth: dict) -> dict:
-    if game == "varanasi":
-        from calibration.varanasi import calibrate
+    """The profile a player would make: from the session's calibration photo (Varanasi: the set
+    laid out) or its start photo (Wari)."""
+    from calibration import calibrate
 
-        return calibrate(read_image(folder / image_of(truth["calibration"])), truth["pieceset"])
-    from calibration.wari import calibrate
-
-    return calibrate(read_image(folder / image_of(truth["start"])))
+    photo = truth.get("calibration") or truth["start"]
+    return calibrate(game, read_image(folder / (photo["image"] if isinstance(photo, dict) else photo)),
+                     truth.get("pieceset"))
 
 
 def reshot_session(folder: Path, camera: str, into: Path) -> Path:
