@@ -1,7 +1,8 @@
 """What Varanasi recognition returns: towers of disc readings, and how well a state explains them."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -30,20 +31,32 @@ class TowerReading:
     """Every size slot from the bottom disc's size down, present or not, bottom first."""
 
     slots: tuple[DiscReading, ...]
+    # The judge asks about the same few stacks for every candidate position it weighs.
+    _scores: dict = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def discs(self) -> tuple[DiscReading, ...]:
         return tuple(slot for slot in self.slots if slot.presence >= 0.5)
 
     def log_likelihood(self, codes: dict[int, str]) -> float:
-        """log P(this tower reading | the tower is exactly `codes`: size -> colour)."""
+        """log P(this tower reading | the tower is exactly `codes`: size -> colour).
+
+        Plain floats and `math`: this runs hundreds of thousands of times for one verdict, where
+        NumPy's calls on single numbers cost more than the arithmetic."""
+        key = tuple(sorted(codes.items()))
+        score = self._scores.get(key)
+        if score is None:
+            score = self._scores[key] = self._log_likelihood(codes)
+        return score
+
+    def _log_likelihood(self, codes: dict[int, str]) -> float:
         total = 0.0
         for slot in self.slots:
-            presence = float(np.clip(slot.presence, PROBABILITY_FLOOR, 1 - PROBABILITY_FLOOR))
+            presence = min(max(float(slot.presence), PROBABILITY_FLOOR), 1 - PROBABILITY_FLOOR)
             if slot.size in codes:
-                total += np.log(presence) + np.log(slot.colour_probability(codes[slot.size]))
+                total += math.log(presence) + math.log(slot.colour_probability(codes[slot.size]))
             else:
-                total += np.log(1 - presence)
+                total += math.log(1 - presence)
         bigger = [size for size in codes if size not in {slot.size for slot in self.slots}]
         return total + MISSING_DISC_LOG * len(bigger)
 
