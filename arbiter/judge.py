@@ -198,7 +198,11 @@ class Judge:
                 return setup
         if not self.history:
             return opened
-        return Verdict(ILLEGAL, current, reading, reason=self._illegal_reason(current, reading))
+        # The reason compares the position with the picture's best reading of a position the game
+        # can be in (Wari: holding its seeds), so that it names the pits that differ rather than a
+        # seed total a pile's hidden seeds put wrong.
+        return Verdict(ILLEGAL, current, reading,
+                       reason=self._illegal_reason(current, observation.best_reading(current.to_json())))
 
     def _played_on_pending(self, observation, reading: dict) -> Verdict | None:
         """The flagged moves and the moves after them, if play went on from the flagged position."""

@@ -1,9 +1,12 @@
 """Move inference over the rendered bench sessions: what `arbiter replay` gets right.
 
-For every session in ../shared/bench/{varanasi,wari}/S*: calibrate from the session's calibration
-(or start) photo, replay the photographed game seq*.jpg and compare each judged transition with the
-true move; then judge every illegal pair (before -> after). Prints, per session and in total:
-moves inferred correctly / total, false illegal alarms, illegal pairs flagged / total, seconds.
+For every session in ../shared/bench/{varanasi,wari,wari-referee}/S*: calibrate from the
+session's calibration (or start) photo, replay the photographed game seq*.jpg and compare each
+judged transition with the true move; then judge every illegal pair as a referee that followed
+the game would: from the true position before it (the truth's), the photo after it. Prints, per
+session and in total: moves inferred correctly / total, false illegal alarms, illegal pairs
+flagged / total, Wari pairs whose reason names a pit, store or turn, seconds; and each pair's
+reason with `--reasons`.
 `--camera turned|tilted|soft` first re-shoots every photo through another camera (reshoot.py), as
 a stand-in for unseen sessions.
 
@@ -21,14 +24,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from arbiter.judge import replay
+from arbiter.judge import Judge, replay
 from engines import load_rules
 from engines.errors import ArbiterError
+from vision import recognize
 from vision.io import read_image
 
 from reshoot import CAMERAS, reshoot  # beside this script
 
 DEFAULT_BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench"
+GROUPS = {"varanasi": "varanasi", "wari": "wari", "wari-referee": "wari"}  # bench folder -> game
 
 
 def calibrate_session(game: str, folder: Path, truth: dict) -> dict:
@@ -79,46 +84,64 @@ def bench_session(game: str, folder: Path) -> dict:
         else:
             wrong.append(f"{sequence[index + 1]['image']}: inferred {transition['moves']} for {expected}")
     pairs = truth.get("illegal_pairs", [])
-    flagged = 0
+    flagged, named, reasons = 0, 0, []
     for pair in pairs:
-        (transition,) = replay(profile, rules, [str(folder / pair["before"]["image"]),
-                                                str(folder / pair["after"]["image"])])
-        if transition["legal"]:
-            wrong.append(f"{pair['after']['image']}: {pair['kind']} not flagged ({transition['verdict']})")
-        else:
-            flagged += 1
+        judge = Judge(rules, [rules.state_from_json(true_state(game, pair))])
+        verdict = judge.judge(recognize(read_image(folder / pair["after"]["image"]), profile))
+        reasons.append(f"{pair['after']['image']} {pair['kind']}: {verdict.reason}")
+        if verdict.legal:
+            wrong.append(f"{pair['after']['image']}: {pair['kind']} not flagged ({verdict.kind})")
+            continue
+        flagged += 1
+        named += any(word in (verdict.reason or "") for word in NAMING_WORDS)
     return {"session": f"{game}/{folder.name}", "moves": len(sequence) - 1, "correct": correct,
-            "false_alarms": false_alarms, "pairs": len(pairs), "flagged": flagged,
-            "seconds": time.perf_counter() - started, "wrong": wrong}
+            "false_alarms": false_alarms, "pairs": len(pairs), "flagged": flagged, "named": named,
+            "seconds": time.perf_counter() - started, "wrong": wrong, "reasons": reasons}
+
+
+# A reason names where the mistake lies when it names a pit, a store, a turn, discs or a colour.
+NAMING_WORDS = ("pit ", "store ", "turn", "vanished", "appeared", "declared", "onto", "level", "tower", "two moves")
+
+
+def true_state(game: str, pair: dict) -> dict:
+    """The position before an illegal pair as the truth gives it, with the mover whose turn it was."""
+    before = pair["before"]
+    if game == "wari":
+        return {"game": "wari", "pits": before["pits"], "stores": before["stores"], "to_move": pair["player"]}
+    return {"game": "varanasi", "stacks": [[f"{d['size']}{d['colour']}" for d in tower] for tower in before["stacks"]],
+            "to_move": pair.get("to_move", 0)}
 
 
 def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--camera", choices=sorted(CAMERAS), help="re-shoot every photo through another camera")
+    parser.add_argument("--reasons", action="store_true", help="print every illegal pair's reason")
     parser.add_argument("bench", nargs="?", type=Path, default=DEFAULT_BENCH)
     args = parser.parse_args(argv[1:])
-    if not any(next((args.bench / game).glob("S*"), None) for game in ("varanasi", "wari")):
-        parser.error(f"no varanasi/S* or wari/S* session folders in {args.bench}")
-    totals = {"moves": 0, "correct": 0, "false_alarms": 0, "pairs": 0, "flagged": 0, "seconds": 0.0}
-    for game in ("varanasi", "wari"):
-        for folder in sorted((args.bench / game).glob("S*")):
+    if not any(next((args.bench / group).glob("S*"), None) for group in GROUPS):
+        parser.error(f"no session folders of {', '.join(GROUPS)} in {args.bench}")
+    totals = {"moves": 0, "correct": 0, "false_alarms": 0, "pairs": 0, "flagged": 0, "named": 0, "seconds": 0.0}
+    for group, game in GROUPS.items():
+        for folder in sorted((args.bench / group).glob("S*")):
             try:
                 with tempfile.TemporaryDirectory() as scratch:
                     shot = reshot_session(folder, args.camera, Path(scratch) / folder.name) if args.camera else folder
                     result = bench_session(game, shot)
+                    result["session"] = f"{group}/{folder.name}"
             except ArbiterError as exc:
-                print(f"{game}/{folder.name}: failed: {exc}")
+                print(f"{group}/{folder.name}: failed: {exc}")
                 continue
             for key in totals:
                 totals[key] += result[key]
             print(f"{result['session']}: moves {result['correct']}/{result['moves']}, "
                   f"false alarms {result['false_alarms']}, illegal pairs flagged "
-                  f"{result['flagged']}/{result['pairs']}, {result['seconds']:.1f} s")
-            for line in result["wrong"]:
+                  f"{result['flagged']}/{result['pairs']} (reason names where: {result['named']}), "
+                  f"{result['seconds']:.1f} s")
+            for line in result["wrong"] + (result["reasons"] if args.reasons else []):
                 print(f"    {line}")
     print(f"total: moves inferred {totals['correct']}/{totals['moves']}, false illegal alarms "
-          f"{totals['false_alarms']}, illegal pairs flagged {totals['flagged']}/{totals['pairs']}, "
-          f"{totals['seconds']:.1f} s")
+          f"{totals['false_alarms']}, illegal pairs flagged {totals['flagged']}/{totals['pairs']} "
+          f"(reason names where: {totals['named']}), {totals['seconds']:.1f} s")
     return 0
 
 

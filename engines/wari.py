@@ -419,14 +419,42 @@ class WariRules:
 
         move, sowing = min(results, key=distance)
         sown = f"after {self.notation(move)}"
+        hint = _likely_mistake(move, sowing, pits, stores)
         for step in range(1, PITS + 1):
             i = (move.index + step) % PITS
             if sowing.pits[i] != pits[i]:
-                return (f"{pit_name(i)} should hold {sowing.pits[i]} seeds {sown}, "
-                        f"the board shows {pits[i]}")
+                return (f"{pit_name(i)} should hold {_seeds(sowing.pits[i])} {sown}, "
+                        f"the board shows {pits[i]}{hint}")
         player = next(p for p in (move.player, 1 - move.player) if sowing.stores[p] != stores[p])
-        return (f"{PLAYERS[player].capitalize()}'s store should hold {sowing.stores[player]} seeds "
-                f"{sown}, the board shows {stores[player]}")
+        return (f"{PLAYERS[player].capitalize()}'s store should hold {_seeds(sowing.stores[player])} "
+                f"{sown}, the board shows {stores[player]}{hint}")
+
+
+def _seeds(count: int) -> str:
+    return "1 seed" if count == 1 else f"{count} seeds"
+
+
+def _likely_mistake(move: WariMove, sowing: _Sowing, pits: tuple, stores: tuple) -> str:
+    """A question naming the slip that turns the legal sowing into the board, where one fits the
+    pits exactly (a camera reads stores less surely than pits, so they are left out of it).
+
+    Along the sowing, a seed one pit later than it should be is a pit skipped; one pit earlier,
+    two seeds dropped in one pit. Pits the move captured still holding 2 or 3 are a capture
+    missed; pits holding 2 or 3 after the move but emptied, a capture that was not due.
+    """
+    changed = [(step, i) for step in range(1, PITS + 1) for i in [(move.index + step) % PITS]
+               if pits[i] != sowing.pits[i]]
+    if not changed:
+        return ""
+    if all(sowing.pits[i] == 0 and pits[i] in (2, 3) for _, i in changed):
+        return " (was a capture missed?)"
+    if all(pits[i] == 0 and sowing.pits[i] in (2, 3) for _, i in changed):
+        return " (were seeds captured that were not due?)"
+    if [pits[i] - sowing.pits[i] for _, i in changed] == [-1, 1]:
+        return " (was a pit skipped while sowing, or a seed knocked into the next pit?)"
+    if [pits[i] - sowing.pits[i] for _, i in changed] == [1, -1]:
+        return " (were two seeds dropped in one pit?)"
+    return ""
 
 
 def _counts(value: Any, length: int, what: str) -> tuple[int, ...]:

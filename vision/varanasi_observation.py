@@ -122,6 +122,10 @@ class VaranasiObservation:
         table as the game goes on, so no count carries over from one position to the next."""
         return self.log_likelihood(self.to_json()["state"])
 
+    def best_reading(self, following: dict | None = None) -> dict:
+        """The reading itself: no count carries over from one position to the next."""
+        return self.to_json()["state"]
+
     def log_likelihood(self, state_json) -> float:
         """How well a candidate state explains the frame; graded, never -inf.
 

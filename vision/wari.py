@@ -107,18 +107,37 @@ class WariObservation:
         reading misses hidden seeds then no longer sets the bar that candidates must reach."""
         if following is None:
             return self.log_likelihood(self.to_json()["state"])
+        return self._best_with_seeds(following)[0]
+
+    def best_reading(self, following: dict | None = None) -> dict:
+        """The most likely position the frame shows (holding as many seeds as `following`, when
+        given), as a state: what a verdict compares the game's position with, pit by pit."""
+        if following is None:
+            return self.to_json()["state"]
+        counts = self._best_with_seeds(following)[1]
+        return {"game": "wari", "pits": counts[:PIT_COUNT], "stores": counts[PIT_COUNT:] or self.stores}
+
+    def _best_with_seeds(self, following: dict) -> tuple[float, list[int]]:
+        """(score, counts) of the most likely reading holding as many seeds as `following`."""
         counts = _region_counts(following)
         seeds = sum(counts)
-        # best[t]: the best score of the regions so far holding t seeds between them.
+        # best[t]: the best score of the regions so far holding t seeds between them; choice[r][t]
+        # the count region r holds in it.
         best = np.full(seeds + 1, -np.inf)
         best[0] = 0.0
         shift = np.arange(seeds + 1)[:, None] - np.arange(seeds + 1)[None, :]  # t - n
+        choices = []
         # The regions the position counts: the 12 pits, and the stores unless it leaves them out.
         for distribution, weight in zip(self.regions[: len(counts)], _REGION_WEIGHTS):
             scores = np.array([_log_probability(distribution, n, weight) for n in range(seeds + 1)])
             sums = np.where(shift >= 0, best[np.clip(shift, 0, None)] + scores[None, :], -np.inf)
+            choices.append(sums.argmax(axis=1))
             best = sums.max(axis=1)
-        return float(best[seeds])
+        chosen, left = [], seeds
+        for choice in reversed(choices):
+            chosen.append(int(choice[left]))
+            left -= chosen[-1]
+        return float(best[seeds]), chosen[::-1]
 
 
 def recognize(image_bgr: np.ndarray, profile: dict) -> WariObservation:

@@ -116,12 +116,26 @@ def test_explain_a_legal_move_ignores_the_unseen_to_move():
 def test_explain_a_capture_left_on_the_board():
     left = AFTER_NORTH_C | {"pits": [6, 2, 5, 5, 5, 0, 5, 5, 0, 2, 7, 6], "stores": [0, 0]}
     assert explain(BEFORE_NORTH_C, left)["reason"] == (
-        "South's pit b should hold 0 seeds after North c, the board shows 2")
+        "South's pit b should hold 0 seeds after North c, the board shows 2 (was a capture missed?)")
 
 
 def test_explain_a_miscounted_sowing_names_the_first_wrong_pit():
     after = START | {"pits": [4, 4, 0, 5, 5, 6, 4, 4, 4, 4, 4, 4], "to_move": "north"}
-    assert explain(START, after)["reason"] == "South's pit f should hold 5 seeds after South c, the board shows 6"
+    assert explain(START, after)["reason"] == ("South's pit f should hold 5 seeds after South c, the board shows 6 "
+                                               "(were two seeds dropped in one pit?)")
+
+
+def test_explain_a_skipped_pit_asks_about_it_in_table_words():
+    skipped = START | {"pits": [4, 4, 0, 4, 5, 5, 5, 5, 4, 4, 4, 4], "to_move": "north"}  # d skipped
+    assert explain(START, skipped)["reason"] == (
+        "South's pit d should hold 5 seeds after South c, the board shows 4 "
+        "(was a pit skipped while sowing, or a seed knocked into the next pit?)")
+
+
+def test_explain_a_pit_of_one_seed_says_seed():
+    before = {"game": "wari", "pits": [0, 0, 0, 0, 0, 1, 0, 5, 5, 5, 5, 5], "stores": [10, 12], "to_move": "south"}
+    slipped = before | {"pits": [0, 0, 0, 0, 0, 0, 0, 6, 5, 5, 5, 5], "to_move": "north"}
+    assert explain(before, slipped)["reason"].startswith("North's pit a should hold 1 seed after South f,")
 
 
 def test_explain_a_store_only_difference():

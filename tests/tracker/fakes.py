@@ -43,6 +43,9 @@ class FakeObservation:
     def best_log_likelihood(self, following: dict | None = None) -> float:
         return self.log_likelihood(self.state)
 
+    def best_reading(self, following: dict | None = None) -> dict:
+        return self.state
+
     def log_likelihood(self, state_json: dict) -> float:
         read, candidate = board_features(self.state), board_features(state_json)
         missing, extra = read - candidate, candidate - read
