@@ -239,6 +239,15 @@ class WariRules:
         return moves
 
     def apply(self, state: WariState, move: WariMove) -> WariState:
+        # A move of the player to move from a pit holding seeds is legal unless the game is over,
+        # it would take a grand slam the variant forbids, or it starves an opponent who must be
+        # fed: checked on its own sowing, without sowing every other move as legal_moves does.
+        if (move.player == state.mover and state.pits[move.index] and not self._score_ended(state)
+                and state.position not in state.seen):
+            sowing = self._sow(state, move.index)
+            if (not (sowing.grand_slam and self.variant.grand_slam == "illegal")
+                    and (not self._must_feed_now(state) or self._feeds(sowing, state.mover))):
+                return self._after(state, sowing)
         legal = self.legal_moves(state)
         if move in legal:
             return self._after(state, self._sow(state, move.index))
