@@ -380,25 +380,33 @@ class NankuRules:
         if self.is_over(state):
             return ()
         if not state.pieces:
-            shapes = {frozenset(((0, 0, 0), step)) for step in ((1, 0, 0), (0, 1, 0), (0, 0, 1))}
+            shapes = {((0, 0, 0), step) for step in ((1, 0, 0), (0, 1, 0), (0, 0, 1))}
         else:
+            colour_at = state.colour_at
             frontier = {
                 neighbour
-                for cell in state.colour_at
+                for cell in colour_at
                 for neighbour in (_shift(cell, step) for step in FACE_STEPS)
-                if neighbour not in state.colour_at
+                if neighbour not in colour_at
             }
-            shapes = {frozenset((cell, _shift(cell, step))) for cell in frontier for step in FACE_STEPS}
-        moves = []
-        for shape in shapes:
-            first, second = sorted(shape)
-            if first[2] < 0 or second[2] < 0:
+            # Each shape as its two cells in order, so that a domino is listed once.
+            shapes = {(cell, other) if cell < other else (other, cell)
+                      for cell in frontier for other in (_shift(cell, step) for step in FACE_STEPS)}
+        # `placement_problem`'s checks, once per shape: they look at cells, not colours. Every
+        # shape holds a frontier cell, which touches the structure by construction.
+        colour_at = state.colour_at
+        pieces = []
+        for first, second in shapes:
+            if first[2] < 0 or second[2] < 0 or first in colour_at or second in colour_at:
                 continue
-            for white, black in ((first, second), (second, first)):
-                piece = Piece(Cube(*white, WHITE), Cube(*black, BLACK))
-                if self.placement_problem(state, piece) is None:
-                    moves.append(Place(piece))
-        return tuple(sorted(moves, key=lambda move: move.piece))
+            if any(cell[2] > 0 and _below(cell) not in colour_at and _below(cell) not in (first, second)
+                   for cell in (first, second)):
+                continue
+            pieces.append((Cube(*first, WHITE), Cube(*second, BLACK)))
+            pieces.append((Cube(*second, WHITE), Cube(*first, BLACK)))
+        # Pieces compare by their (white, black) cubes: sorting the pairs orders them alike.
+        pieces.sort()
+        return tuple(Place(Piece(white, black)) for white, black in pieces)
 
     def apply(self, state: NankuState, move: Place | Collapse) -> NankuState:
         ended = _end_reason(state)
