@@ -82,6 +82,13 @@ class Standing:
     buchholz: float
     sonneborn_berger: float
     score_difference: float
+    byes: int = 0
+    shared: bool = False  # another entrant is level on every tie-break: the place is shared
+
+    @property
+    def place(self) -> str:
+        """"3" or, shared, "3=" as a crosstable writes it."""
+        return f"{self.rank}=" if self.shared else str(self.rank)
 
     def to_json(self) -> dict:
         return dict(self.__dict__)
@@ -210,10 +217,18 @@ def standings(entrants: Sequence[str], results: Iterable[Result], byes: Iterable
             buchholz=sum(points[o] for o in opponents),
             sonneborn_berger=sum(p * points[o] for p, o in zip(earned, opponents)),
             score_difference=difference,
+            byes=byes.count(name),
         ))
-    rows.sort(key=lambda row: (-row["points"], -row["buchholz"], -row["sonneborn_berger"],
-                               -row["score_difference"], row["entrant"]))
-    return [Standing(rank=index, **row) for index, row in enumerate(rows, 1)]
+
+    def merit(row: dict) -> tuple:
+        return (-row["points"], -row["buchholz"], -row["sonneborn_berger"], -row["score_difference"])
+
+    # Entrants level on every tie-break share a place (listed by name); the next place counts
+    # every entrant ahead of it.
+    rows.sort(key=lambda row: (merit(row), row["entrant"]))
+    levels = [merit(row) for row in rows]
+    return [Standing(rank=levels.index(level) + 1, shared=levels.count(level) > 1, **row)
+            for row, level in zip(rows, levels)]
 
 
 def number_rounds(games: Sequence[tuple[int, Sequence[str]]]) -> dict[int, int]:

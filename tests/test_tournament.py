@@ -157,3 +157,18 @@ def test_rounds_are_recovered_from_the_order_games_were_paired():
             games.append((game_id, [n for n in (pairing.home, pairing.away) if n]))
             expected[game_id] = pairing.round
     assert number_rounds(games) == expected
+
+
+def test_entrants_level_on_every_tie_break_share_their_place():
+    # A and B draw, C and D draw: every tie-break is level inside each pair.
+    results = [Result(1, "A", "B", 1, 1), Result(1, "C", "D", 1, 1)]
+    table = standings(["A", "B", "C", "D"], results)
+    assert [(s.place, s.entrant) for s in table] == [("1=", "A"), ("1=", "B"), ("1=", "C"), ("1=", "D")]
+    results.append(Result(2, "A", "C", 1, 0))
+    table = standings(["A", "B", "C", "D"], results)
+    assert [s.place for s in table][0] == "1" and not table[0].shared
+
+
+def test_a_bye_is_counted_beside_the_games():
+    table = {s.entrant: s for s in standings(["A", "B", "C"], [Result(1, "A", "B", 1, 0)], byes=["C"])}
+    assert table["C"].byes == 1 and table["C"].played == 0 and table["A"].byes == 0
