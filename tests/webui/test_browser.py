@@ -120,6 +120,13 @@ def test_a_pairing_seated_from_the_tournament_page_reaches_an_open_table_page(de
     director.click("text=New tournament")
     director.select_option('select[name="game"]', "wari")
     director.click("text=Pair round 1")
+    # A paired round, with its result buttons, still fits a phone's width.
+    phone = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+    phone.goto(demo_url + "/tournament")
+    expect(phone.locator("table.rounds")).to_be_visible()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    phone.screenshot(path=str(screenshots / "tournament-paired-phone.png"), full_page=True)
+    phone.close()
     director.click("text=Play here >> nth=0")
     expect(director.locator(".flash")).to_contain_text("now play at this table")
     # The page that was already open starts the seated match's empty game, without a reload.

@@ -169,3 +169,13 @@ def test_varanasi_table_pages_use_the_piece_set_and_the_match_format(tmp_path):
         scores = client.get("/scores").get_data(as_text=True)
         assert re.search(r'<td>Seat 1</td>\s*<td class="num">5</td>', scores)
         assert "2 sets finished" in scores
+
+
+def test_a_plain_chess_club_result_is_entered_with_one_button(table, client):
+    tournament_id = paired_tournament(client, ("Ama", "Kofi"))
+    match_id = table.tracker.store.matches(tournament_id)[0]["id"]
+    page = client.get(f"/tournament?id={tournament_id}").get_data(as_text=True)
+    assert 'value="0.5-0.5"' in page and "<label>Ama <input" in page
+    assert post_form(client, f"/tournament/match/{match_id}/result", result="0.5-0.5").status_code == 303
+    result = table.tracker.store.match(match_id)["result"]
+    assert result["scores"] == {"0": 0.5, "1": 0.5} and result["winner"] is None

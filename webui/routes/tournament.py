@@ -18,6 +18,8 @@ from webui.security import director_required
 bp = Blueprint("tournament", __name__)
 
 SYSTEMS = {"round_robin": "Round robin", "swiss": "Swiss"}
+# A result entered as a chess club writes it: (home, away) points.
+QUICK_RESULTS = {"1-0": (1, 0), "0.5-0.5": (0.5, 0.5), "0-1": (0, 1)}
 
 
 def form_number(name: str) -> float:
@@ -165,7 +167,8 @@ def enter_result(match_id: int):
     match = store.match(match_id)
     if len(match["players"]) != 2:
         raise ArbiterError("a bye has no result to enter")
-    home, away = form_number("home_score"), form_number("away_score")
+    quick = QUICK_RESULTS.get(request.form.get("result", ""))
+    home, away = quick if quick else (form_number("home_score"), form_number("away_score"))
     winner = 0 if home > away else 1 if away > home else None
     store.finish_match(match_id, {"over": True, "winner": winner, "scores": {"0": home, "1": away},
                                   "entered": "by hand"})
