@@ -11,7 +11,7 @@ it live over a camera.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Iterator
 
 from engines.errors import ArbiterError
@@ -59,6 +59,9 @@ class Verdict:
     reason: str | None = None
     result: dict | None = None
     note: str | None = None
+    # How sure the judge is of this verdict: the share of the picture's evidence that its
+    # explanation holds among every explanation weighed (`Judge.judge`).
+    confidence: float = 1.0
 
     @property
     def legal(self) -> bool:
@@ -83,6 +86,7 @@ class Verdict:
             transition["result"] = self.result
         if self.note is not None:
             transition["note"] = self.note
+        transition["confidence"] = round(self.confidence, 4)
         return transition
 
 
@@ -116,9 +120,27 @@ class Judge:
         return self.rules.start() if self.rules.has_standard_start else None
 
     def judge(self, observation) -> Verdict:
-        """The verdict on one stable picture; the judge's position changes only through `apply`."""
+        """The verdict on one stable picture; the judge's position changes only through `apply`.
+
+        Its confidence weighs the explanations as the recogniser's likelihoods do: each position
+        weighed counts as much as the picture supports it, and "no legal move explains the picture"
+        as much as a position at the fitting bar. A legal verdict's confidence is its position's
+        share, an illegal one's the bar's share.
+        """
+        self._scores: dict = {}
+        verdict = self._judge(observation)
+        scores = dict(self._scores)
+        if verdict.legal and verdict.state is not None and verdict.state not in scores:
+            scores[verdict.state] = observation.log_likelihood(verdict.state.to_json())
+        weights = list(scores.values()) + [self._threshold]
+        top = max(weights)
+        total = sum(math.exp(w - top) for w in weights)
+        chosen = scores[verdict.state] if verdict.legal and verdict.state is not None else self._threshold
+        return replace(verdict, confidence=math.exp(chosen - top) / total)
+
+    def _judge(self, observation) -> Verdict:
         reading = observation.to_json()["state"]
-        scores: dict = {}
+        scores = self._scores
 
         def score(state) -> float:
             if state not in scores:
@@ -129,6 +151,7 @@ class Judge:
         # in (for Wari: holding its seeds), not against a reading that lost a seed under a pile.
         followed = self.state if self.history else self.standard_start()
         threshold = observation.best_log_likelihood(followed.to_json() if followed is not None else None) - FIT_MARGIN
+        self._threshold = threshold
 
         def best_fit(candidates: list[tuple]) -> Verdict | None:
             """The best-scoring fitting (kind, state, moves); max() keeps the first of equals.

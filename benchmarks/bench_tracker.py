@@ -71,24 +71,28 @@ def bench_session(game: str, folder: Path) -> dict:
     rules = session_rules(game, truth)
     sequence = truth["sequence"]
     paths = [str(folder / item["image"]) for item in sequence]
-    correct, false_alarms, wrong = 0, 0, []
+    correct, false_alarms, wrong, judged = 0, 0, [], []
     played = [item["next_move"] for item in sequence[:-1]]
     for index, transition in enumerate(replay(profile, rules, paths)):
         expected, moves = played[index], transition["moves"]
+        right = False
         if not transition["legal"]:
             false_alarms += 1
             wrong.append(f"{sequence[index + 1]['image']}: false alarm: {transition['reason']}")
         elif moves and moves == played[:index + 1][-len(moves):]:
             # Several legal moves follow false alarms (counted as such) and end with this photo's move.
             correct += 1
+            right = True
         else:
             wrong.append(f"{sequence[index + 1]['image']}: inferred {transition['moves']} for {expected}")
+        judged.append((transition["confidence"], right))
     pairs = truth.get("illegal_pairs", [])
     flagged, named, reasons = 0, 0, []
     for pair in pairs:
         judge = Judge(rules, [rules.state_from_json(true_state(game, pair))])
         verdict = judge.judge(recognize(read_image(folder / pair["after"]["image"]), profile))
         reasons.append(f"{pair['after']['image']} {pair['kind']}: {verdict.reason}")
+        judged.append((verdict.confidence, not verdict.legal))
         if verdict.legal:
             wrong.append(f"{pair['after']['image']}: {pair['kind']} not flagged ({verdict.kind})")
             continue
@@ -96,7 +100,7 @@ def bench_session(game: str, folder: Path) -> dict:
         named += any(word in (verdict.reason or "") for word in NAMING_WORDS)
     return {"session": f"{game}/{folder.name}", "moves": len(sequence) - 1, "correct": correct,
             "false_alarms": false_alarms, "pairs": len(pairs), "flagged": flagged, "named": named,
-            "seconds": time.perf_counter() - started, "wrong": wrong, "reasons": reasons}
+            "seconds": time.perf_counter() - started, "wrong": wrong, "reasons": reasons, "judged": judged}
 
 
 # A reason names where the mistake lies when it names a pit, a store, a turn, discs or a colour.
@@ -121,6 +125,7 @@ def main(argv: list[str]) -> int:
     if not any(next((args.bench / group).glob("S*"), None) for group in GROUPS):
         parser.error(f"no session folders of {', '.join(GROUPS)} in {args.bench}")
     totals = {"moves": 0, "correct": 0, "false_alarms": 0, "pairs": 0, "flagged": 0, "named": 0, "seconds": 0.0}
+    judged = []
     for group, game in GROUPS.items():
         for folder in sorted((args.bench / group).glob("S*")):
             try:
@@ -133,6 +138,7 @@ def main(argv: list[str]) -> int:
                 continue
             for key in totals:
                 totals[key] += result[key]
+            judged += result["judged"]
             print(f"{result['session']}: moves {result['correct']}/{result['moves']}, "
                   f"false alarms {result['false_alarms']}, illegal pairs flagged "
                   f"{result['flagged']}/{result['pairs']} (reason names where: {result['named']}), "
@@ -142,7 +148,15 @@ def main(argv: list[str]) -> int:
     print(f"total: moves inferred {totals['correct']}/{totals['moves']}, false illegal alarms "
           f"{totals['false_alarms']}, illegal pairs flagged {totals['flagged']}/{totals['pairs']} "
           f"(reason names where: {totals['named']}), {totals['seconds']:.1f} s")
+    print("reliability: verdict confidence -> verdicts right (moves inferred, illegal pairs flagged)")
+    for low, high in RELIABILITY_BUCKETS:
+        inside = [right for confidence, right in judged if low <= confidence < high]
+        share = f"{100 * sum(inside) / len(inside):.1f} %" if inside else "-"
+        print(f"    [{low:.2f}, {min(high, 1.0):.2f}{']' if high > 1 else ')'}: {sum(inside)}/{len(inside)} right ({share})")
     return 0
+
+
+RELIABILITY_BUCKETS = ((0.0, 0.5), (0.5, 0.9), (0.9, 0.99), (0.99, 1.01))
 
 
 if __name__ == "__main__":

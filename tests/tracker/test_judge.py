@@ -279,3 +279,20 @@ def test_a_wari_pile_read_short_of_its_hidden_seeds_still_fits_the_move(wari):
     slipped["pits"][0] += 1
     slipped["pits"][1] -= 1
     assert judge.judge(reading(slipped)).kind == ILLEGAL
+
+
+def test_a_verdict_says_how_sure_it_is(wari):
+    states = random_wari_game(wari, 1, plies=3)
+    judge = started(wari, states[0])
+    clear = judge.judge(seen(states[1]))
+    assert clear.legal and clear.confidence > 0.99
+    assert clear.transition("a", "b")["confidence"] == round(clear.confidence, 4)
+    # Two positions fit the picture equally: no verdict can be surer than a coin toss.
+    start = wari.start()
+    first, second = (wari.apply(start, move) for move in wari.legal_moves(start)[:2])
+    torn = started(wari, start).judge(EitherObservation(first, second))
+    assert torn.confidence <= 0.5
+    # A picture no legal move explains: the illegal verdict is sure of itself.
+    far = FakeObservation({"game": "wari", "pits": [0] * 11 + [48], "stores": [0, 0]})
+    flagged = started(wari, start).judge(far)
+    assert not flagged.legal and flagged.confidence > 0.99
