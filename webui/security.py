@@ -119,6 +119,10 @@ def director_required(view):
         gate: PinGate = current_app.extensions["arbiter_pin"]
         if gate.pin is not None and not session.get("director"):
             attempt = request.headers.get("X-Arbiter-Pin")
+            if attempt is None and not request.path.startswith("/api/"):
+                # A form sent from a page: lead the director to the PIN, then back to that page.
+                flash("That needs the director's PIN: unlock, then send it again.", "error")
+                return redirect(url_for("security.unlock", next=safe_back(request.referrer)), code=303)
             if attempt is None:
                 abort(403, description="this action needs the director's PIN: unlock the page first")
             if not gate.check(attempt, request.remote_addr or ""):
@@ -128,12 +132,20 @@ def director_required(view):
     return guarded
 
 
+def safe_back(url: str | None) -> str:
+    """A path on this site to return to (an absolute URL keeps only its path), else the table."""
+    from urllib.parse import urlsplit
+
+    path = urlsplit(url or "").path if url and "://" in url else (url or "")
+    if not path.startswith("/") or path.startswith("//"):
+        return url_for("table.page")
+    return path
+
+
 @bp.route("/unlock", methods=["GET", "POST"])
 def unlock():
     gate: PinGate = current_app.extensions["arbiter_pin"]
-    back = request.values.get("next") or url_for("table.page")
-    if not back.startswith("/") or back.startswith("//"):
-        back = url_for("table.page")
+    back = safe_back(request.values.get("next"))
     if request.method == "GET":
         return render_template("unlock.html", next=back, needs_pin=gate.pin is not None)
     if gate.pin is None or gate.check(request.form.get("pin"), request.remote_addr or ""):
@@ -142,6 +154,14 @@ def unlock():
         return redirect(back, code=303)
     flash("Wrong PIN.", "error")
     return redirect(url_for("security.unlock", next=back), code=303)
+
+
+@bp.post("/lock")
+def lock():
+    """End director mode in this browser (a phone handed back to the players)."""
+    session.pop("director", None)
+    flash("Locked: changes need the director's PIN again.")
+    return redirect(safe_back(request.form.get("next")), code=303)
 
 
 def check_host() -> None:
@@ -170,4 +190,5 @@ def install(app, pin: str | None) -> None:
     app.after_request(add_security_headers)
     app.jinja_env.globals["csrf_token"] = csrf_token
     app.jinja_env.globals["pin_required"] = lambda: pin is not None and not session.get("director")
+    app.jinja_env.globals["director_unlocked"] = lambda: pin is not None and bool(session.get("director"))
     app.register_blueprint(bp)

@@ -28,11 +28,23 @@ def test_with_a_pin_changes_need_it(table, pin_client):
     assert correct(pin_client, start, **{"X-Arbiter-Pin": "4321"}).status_code == 200
 
 
-def test_seating_a_pairing_needs_the_pin(table, pin_client):
+def test_seating_a_pairing_needs_the_pin_and_leads_to_the_unlock_page(table, pin_client):
     match_id = table.tracker.store.new_match(table.tracker.rules.to_json())
-    refused = pin_client.post(f"/tournament/match/{match_id}/play", data={"csrf_token": csrf_of(pin_client)})
-    assert refused.status_code == 403
+    refused = pin_client.post(f"/tournament/match/{match_id}/play", data={"csrf_token": csrf_of(pin_client)},
+                              headers={"Referer": "http://table.local/tournament?id=1"})
+    assert refused.status_code == 303 and "/unlock?next=/tournament" in refused.headers["Location"]
     assert table.tracker.store.game(table.tracker.game_id)["match_id"] != match_id
+
+
+def test_a_director_can_lock_the_browser_again(table, pin_client):
+    table.show(0)
+    token = csrf_of(pin_client)
+    pin_client.post("/unlock", data={"pin": "4321", "csrf_token": token, "next": "/table"})
+    page = pin_client.get("/table").get_data(as_text=True)
+    assert "Lock 🔓" in page and "Director 🔒" not in page
+    locked = pin_client.post("/lock", data={"csrf_token": token, "next": "/scores"})
+    assert locked.status_code == 303 and locked.headers["Location"].endswith("/scores")
+    assert correct(pin_client, table.positions[0]).status_code == 403
 
 
 def test_unlocking_once_opens_the_session(table, pin_client):
