@@ -25,6 +25,29 @@ class WebGame:
     piece_word: str
     calibration_hint: str
     progress: Callable[[list[dict]], list[dict]] | None = None
+    calibration_findings: Callable[[dict], list[str]] = lambda summary: []
+
+
+def wari_findings(summary: dict) -> list[str]:
+    """A Wari calibration's summary as players read it."""
+    findings = ["The 12 pits and 2 stores were found (their outlines are drawn on the photo)."]
+    spotted = summary.get("pits_with_4_spots")
+    if isinstance(spotted, int):
+        findings.append(f"Seeds told apart one by one in {spotted} of the 12 pits of the start photo"
+                        + (" (the others are counted by the area their seeds cover)." if spotted < 12 else "."))
+    return findings
+
+
+def varanasi_findings(summary: dict) -> list[str]:
+    """A Varanasi calibration's summary as players read it."""
+    findings = []
+    if isinstance(summary.get("discs"), int):
+        findings.append(f"{summary['discs']} discs found and named by size and colour (drawn on the photo).")
+    closest = summary.get("closest_colours")
+    if isinstance(closest, dict) and len(closest.get("colours", ())) == 2:
+        first, second = closest["colours"]
+        findings.append(f"The two colours most alike under this lamp: {first} and {second}.")
+    return findings
 
 
 def stores_progress(history: list[dict]) -> list[dict]:
@@ -34,10 +57,11 @@ def stores_progress(history: list[dict]) -> list[dict]:
 
 WEB_GAMES: dict[str, WebGame] = {
     "varanasi": WebGame(varanasi_svg, "games/varanasi_correct.html", "correct-varanasi.js", "disc",
-                        "Lay every disc of the set flat and apart on the board, hands away, then capture."),
+                        "Lay every disc of the set flat and apart on the board, hands away, then capture.",
+                        calibration_findings=varanasi_findings),
     "wari": WebGame(lambda state, pieceset=None: wari_svg(state), "games/wari_correct.html", "correct-wari.js", "pit",
                     "Set the board at the start: 4 seeds in each pit, stores empty, hands away, then capture.",
-                    progress=stores_progress),
+                    progress=stores_progress, calibration_findings=wari_findings),
 }
 
 

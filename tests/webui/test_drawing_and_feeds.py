@@ -160,3 +160,22 @@ def test_a_viewer_whose_first_picture_cannot_be_encoded_is_not_counted_as_watchi
         with frames.watching():
             pass
     assert frames.viewers == 0
+
+
+def test_each_browser_has_its_own_calibration_proposal_told_in_players_words(table, monkeypatch):
+    from arbiter.serving import TableCalibrator
+    from webui import app as app_module
+    from webui.routes import calibrate as calibrate_routes
+
+    found = {"game": "wari", "summary": {"pit_pitch_px": 146.8, "pits_with_4_spots": 12}}
+    calibrator = TableCalibrator("wari")
+    monkeypatch.setattr(calibrator, "calibrate", lambda image: found)
+    monkeypatch.setattr(calibrate_routes, "preview_jpeg", lambda game, image, profile: b"\xff\xd8jpeg")
+    app = app_module.create_app(table.companion, calibrator=calibrator)
+    director, player = app.test_client(), app.test_client()
+    ok, photo = cv2.imencode(".png", np.zeros((60, 80, 3), np.uint8))
+    director.post("/calibrate/capture", data={"csrf_token": csrf_of(director), "photo": (io.BytesIO(photo.tobytes()), "a.png")},
+                  content_type="multipart/form-data")
+    page = director.get("/calibrate").get_data(as_text=True)
+    assert "Seeds told apart one by one in 12 of the 12 pits" in page and "<summary>Measurements</summary>" in page
+    assert "Step 1" in player.get("/calibrate").get_data(as_text=True)  # another browser has no proposal

@@ -9,24 +9,39 @@ from __future__ import annotations
 import secrets
 import threading
 
-from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, url_for
+from flask import Blueprint, Response, abort, current_app, flash, redirect, render_template, request, session, url_for
 
 from engines.errors import ArbiterError
 from vision.io import decode_image
 from vision import overlay_drawer, recognize
 from webui.companion import encode_jpeg
+from webui.games import web_game
 from webui.routes.table import companion
 from webui.security import director_required
 
 bp = Blueprint("calibrate", __name__)
 
-# One director calibrates at a time: a new capture replaces the pending proposal.
+# Each browser has its own proposal awaiting confirmation: a new capture replaces it. Only the
+# latest few browsers' proposals are kept.
 _pending_lock = threading.Lock()
+PROPOSALS_KEPT = 8
 
 
 def pending() -> dict:
-    """This app's proposal awaiting confirmation (token, profile, preview, summary), or {}."""
-    return current_app.extensions.setdefault("arbiter_calibration", {})
+    """This browser's proposal awaiting confirmation (token, profile, preview, summary), or {}."""
+    proposals = current_app.extensions.setdefault("arbiter_calibration", {})
+    browser = session.setdefault("calibration_id", secrets.token_urlsafe(8))
+    if browser not in proposals:
+        while len(proposals) >= PROPOSALS_KEPT:
+            proposals.pop(next(iter(proposals)))
+        proposals[browser] = {}
+    return proposals[browser]
+
+
+def calibration_findings(game: str, summary: dict) -> list[str]:
+    """What the calibration found, in the players' words (the game's own part of the pages)."""
+    part = web_game(game)
+    return part.calibration_findings(summary) if part is not None else []
 
 
 def calibrator():
@@ -73,7 +88,8 @@ def capture():
         pending().clear()
         pending().update(token=secrets.token_urlsafe(8), profile=profile,
                         preview=preview_jpeg(table.game, image, profile),
-                        summary=profile.get("summary", {}))
+                        summary=profile.get("summary", {}),
+                        findings=calibration_findings(table.game, profile.get("summary", {})))
     return redirect(url_for("calibrate.page"), code=303)
 
 
