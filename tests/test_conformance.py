@@ -15,7 +15,7 @@ from device.simulated import TABLES
 from engines import game_info, game_names, load_rules
 from engines.errors import ArbiterError, RulesError
 from vision import OVERLAYS, RECOGNISERS
-from webui.games import web_game
+from webui.games import WEB_GAMES, web_game
 
 PLAYOUTS = 3  # random games per registered game
 PLIES = 24  # moves per random game at most
@@ -77,7 +77,7 @@ def test_each_layer_has_a_part_or_none_for_every_game(game):
 
 
 def test_unknown_games_are_refused_by_every_registry():
-    for parts in (RECOGNISERS, OVERLAYS, CALIBRATORS, TABLES):
+    for parts in (RECOGNISERS, OVERLAYS, CALIBRATORS, TABLES, WEB_GAMES):
         with pytest.raises(ArbiterError, match="chess"):
             parts.get("chess")
     with pytest.raises(RulesError, match="expected one of"):

@@ -9,7 +9,7 @@ import pytest
 from engines.errors import ArbiterError
 from tests.webui.conftest import csrf_of
 from webui import live
-from webui.board_svg import colour_css
+from webui.varanasi_page import colour_css
 from webui.games import board_svg
 from webui.chart_svg import line_chart
 from webui.live import EventHub, FrameBuffer, sse_message

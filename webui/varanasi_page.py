@@ -1,13 +1,15 @@
-"""Clean drawings of a recognised position as inline SVG, for the table and correction pages.
+"""Varanasi's part of the web pages: the towers drawn side on, the correction tools, what
+calibration found.
 
-Every drawn piece carries data attributes (`data-stack`/`data-disc`, `data-pit`) so the page's
-script can let a player tap it to correct the position; the drawing itself holds no game logic.
+Every disc drawn carries `data-stack`/`data-disc` so the correction page's script can let a player
+tap it; the drawing itself holds no game logic.
 """
 from __future__ import annotations
 
 from html import escape
 
 from engines.errors import ArbiterError
+from webui.games import WebGame
 
 # Disc widths in the side view grow with the size digit; 1..4 are the standard set's sizes.
 _DISC_WIDTH = {1: 44, 2: 62, 3: 80, 4: 98}
@@ -76,28 +78,23 @@ def varanasi_svg(state: dict, pieceset: dict | None = None) -> str:
     return "".join(parts)
 
 
-def wari_svg(state: dict) -> str:
-    """The board as seen by South: North's a..f right to left on top, stores at the ends."""
-    pits, stores = state.get("pits", [0] * 12), state.get("stores", [0, 0])
-    to_move = state.get("to_move")
-    parts = ['<svg class="board wari" viewBox="0 0 800 340" role="img" aria-label="Wari board" '
-             'xmlns="http://www.w3.org/2000/svg">',
-             '<rect x="4" y="34" width="792" height="272" rx="40" class="wood"/>']
-    for index, count in enumerate(pits):
-        south = index < 6
-        column = index if south else 11 - index
-        cx, cy = 130 + column * 108, 238 if south else 102
-        letter = "abcdef"[index % 6]
-        mover = "mover" if (to_move == "south") == south and to_move is not None else ""
-        parts.append(
-            f'<g class="pit {mover}" data-pit="{index}" tabindex="0">'
-            f'<title>{"South" if south else "North"} {letter}: {count}</title>'
-            f'<circle cx="{cx}" cy="{cy}" r="46"/>'
-            f'<text class="count" x="{cx}" y="{cy + 15}">{int(count)}</text>'
-            f'<text class="label" x="{cx}" y="{332 if south else 26}">{letter}</text></g>')
-    for side, (label, cx) in enumerate((("South", 760), ("North", 40))):
-        parts.append(f'<g class="store"><title>{label} store</title>'
-                     f'<text class="count" x="{cx}" y="188">{int(stores[side])}</text>'
-                     f'<text class="label" x="{cx}" y="226">{label}</text></g>')
-    parts.append("</svg>")
-    return "".join(parts)
+def varanasi_findings(summary: dict) -> list[str]:
+    """A Varanasi calibration's summary as players read it."""
+    findings = []
+    if isinstance(summary.get("discs"), int):
+        findings.append(f"{summary['discs']} discs found and named by size and colour (drawn on the photo).")
+    closest = summary.get("closest_colours")
+    if isinstance(closest, dict) and len(closest.get("colours", ())) == 2:
+        first, second = closest["colours"]
+        findings.append(f"The two colours most alike under this lamp: {first} and {second}.")
+    return findings
+
+
+PAGE = WebGame(
+    draw=varanasi_svg,
+    correct_tools="games/varanasi_correct.html",
+    correct_script="correct-varanasi.js",
+    piece_word="disc",
+    calibration_hint="Lay every disc of the set flat and apart on the board, hands away, then capture.",
+    calibration_findings=varanasi_findings,
+)
