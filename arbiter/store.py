@@ -347,6 +347,14 @@ class Store:
         return [MoveRecord(r[0], r[1], r[2], r[3], _loads(r[4]), r[5], _loads(r[6]), _loads(r[7]), r[8], r[9])
                 for r in rows]
 
+    def move_log(self, game_id: int) -> list[MoveRecord]:
+        """The game's log as `moves` gives it but without positions (`state` is {}): what a page
+        lists, read without parsing every position a long game stored."""
+        rows = self._read(
+            "SELECT id, game_id, at, verdict, move, reason, snapshot_before, snapshot_after "
+            "FROM moves WHERE game_id=? ORDER BY id", (game_id,))
+        return [MoveRecord(r[0], r[1], r[2], r[3], _loads(r[4]), r[5], {}, None, r[6], r[7]) for r in rows]
+
     def game_history(self, game_id: int) -> list[dict]:
         """The positions the game went through, oldest first; the last is where it stands now.
 

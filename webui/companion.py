@@ -27,6 +27,10 @@ LIVE_VIEW_WIDTH = 640
 LIVE_VIEW_FPS = 8.0
 LIVE_VIEW_QUALITY = 70
 
+# The move log a page shows: the latest entries of a game (a page can list a long game's
+# thousands of entries, but nobody scrolls them at the table).
+LOG_SHOWN = 200
+
 # Tracker events that carry a position to redraw, and where in the event it is.
 _POSITION_KEYS = ("state", "position")
 
@@ -219,7 +223,13 @@ class Companion:
         the last capture, and the page draws only the current one.
         """
         entries, number = [], 0
-        for record in self.store.moves(self.tracker.game_id):
+        records = self.store.move_log(self.tracker.game_id)
+        for index, record in enumerate(records):
+            if record.verdict == "move":
+                number += len(record.move) if isinstance(record.move, list) else 1
+            # Moves are numbered from the game's start; only the latest entries are described.
+            if index < len(records) - LOG_SHOWN:
+                continue
             event = {"type": record.verdict, "move": record.move,
                      "reason": record.reason, "legal": record.verdict != "illegal",
                      "snapshot_before": record.snapshot_before, "snapshot_after": record.snapshot_after,
@@ -228,7 +238,6 @@ class Companion:
                 event["moves"], event["move"] = record.move, None
             entry = {"type": record.verdict, **self.describe(event)}
             if record.verdict == "move":
-                number += len(record.move) if isinstance(record.move, list) else 1
                 entry["number"] = number
             entries.append(entry)
         return entries

@@ -42,3 +42,16 @@ def test_a_viewer_opening_the_page_after_the_set_sees_who_won_by_name(tmp_path):
     assert "Game over: Kenji (Seat 2) wins" in page and 'class="over visible"' in page
     assert '<p id="turn" class="turn">Game over</p>' in page
     assert "Match (first to 10 points): Hana 0 – Kenji 1" in page
+
+
+def test_a_long_games_page_lists_its_latest_entries_numbered_from_the_start(table, client):
+    from webui.companion import LOG_SHOWN
+
+    table.show(0)
+    table.show(1)
+    store, game_id = table.companion.store, table.tracker.game_id
+    position = store.moves(game_id)[-1].state
+    for _ in range(LOG_SHOWN + 50):
+        store.log(game_id, "move", position, move={"player": "north", "pit": "d"})
+    log = client.get("/api/table").get_json()["log"]
+    assert len(log) == LOG_SHOWN and log[-1]["number"] == LOG_SHOWN + 51
