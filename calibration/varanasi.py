@@ -56,6 +56,7 @@ def calibrate(image_bgr: np.ndarray, pieceset_json) -> dict:
     sizes_of, scale = _assign_sizes(circles, circle_lab, pieces)
     disc_ids = sorted(sizes_of)
     colour_of = _assign_colours(circle_lab, sizes_of, pieces)
+    _check_colours_look_named(circle_lab, colour_of, pieces)
     missing = [
         pieces.code(size, colour)
         for size in pieces.sizes
@@ -263,6 +264,24 @@ def _colour_means(circle_lab: np.ndarray, colour_of: dict[int, int], colour_coun
         if mine:
             means[colour] = circle_lab[mine].mean(axis=0)
     return means
+
+
+def _check_colours_look_named(circle_lab: np.ndarray, colour_of: dict[int, str], pieces: PieceSet) -> None:
+    """Refuse a piece set whose colours the photo does not show: each colour's discs, the lamp's
+    cast removed, must look more like that colour's hint than like any other colour of the set.
+    (A set of black and white discs calibrated as the standard set would name its colours anyway.)"""
+    ids = sorted(colour_of)
+    neutral = _lamp_corrected(circle_lab[ids], circle_lab[ids], pieces)
+    references = srgb_to_lab(np.array(pieces.hints_srgb, dtype=float))
+    for index, colour in enumerate(pieces.colours):
+        mine = [row for row, i in enumerate(ids) if colour_of[i] == colour]
+        if not mine:
+            continue
+        nearest = int(((references - neutral[mine].mean(axis=0)) ** 2).sum(axis=1).argmin())
+        if nearest != index:
+            raise ArbiterError(
+                f"the discs taken for {colour} look {pieces.colours[nearest]} in this photo: is this the piece "
+                f"set on the table? Calibrate with the set's own piece-set file")
 
 
 def _lamp_corrected(lab_colours: np.ndarray, disc_lab: np.ndarray, pieces: PieceSet) -> np.ndarray:

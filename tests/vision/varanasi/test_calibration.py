@@ -151,3 +151,15 @@ def test_every_disc_is_named_where_it_lies_under_a_keystone_and_a_tinted_lamp(ca
     highest_of_each_row = [max(y for _, y in row) for row in rows]
     lowest_of_each_row = [min(y for _, y in row) for row in rows]
     assert all(high < low for high, low in zip(highest_of_each_row, lowest_of_each_row[1:]))
+
+
+def test_a_piece_set_whose_colours_the_photo_does_not_show_is_refused_naming_a_colour():
+    """A black-and-white set photographed, the standard set's file given: every disc would be
+    named anyway, and every move judged with wrong colour names."""
+    greys = ("black", "white", "grey", "charcoal", "silver", "ivory")
+    shades = ([25, 25, 25], [235, 235, 235], [128, 128, 128], [70, 70, 70], [180, 180, 180], [220, 215, 200])
+    monochrome = {**STANDARD, "colours": {name: {"srgb": srgb} for name, srgb in zip(greys, shades)}}
+    with pytest.raises(ArbiterError, match=r"look \w+ in this photo: is this the piece set on the table"):
+        calibrate(render_calibration(monochrome, seed=4), STANDARD)
+    # The same photo with its own piece-set file calibrates.
+    assert calibrate(render_calibration(monochrome, seed=4), monochrome)["summary"]["discs"] == 24
