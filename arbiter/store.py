@@ -384,15 +384,22 @@ class Store:
         return match
 
     def export_csv(self, match_id: int) -> str:
-        """The move log of every game of a match, one row per log entry (JSON cells as text;
-        snapshots by file name, as they lie in the snapshot folder)."""
+        """The move log of every game of a match, one row per log entry (JSON cells as text, each
+        position without the history it carries; snapshots by file name, as they lie in the
+        snapshot folder)."""
+        from engines import load_rules
+
+        history_keys = load_rules(self.match(match_id)["rules"]).history_keys
         out = io.StringIO()
         writer = csv.writer(out)
         writer.writerow(["match", "game", "id", "at", "verdict", "move", "reason", "state", "recognised",
                          "snapshot_before", "snapshot_after"])
         for game in self.games(match_id):
             for m in self.moves(game["id"]):
+                # A row holds its position, not the history a state carries (the positions a Wari
+                # game went through since the last capture): that is in the rows above it.
+                state = {key: value for key, value in m.state.items() if key not in history_keys}
                 writer.writerow(safe_row([match_id, game["number"], m.id, m.at, m.verdict, _dumps(m.move), m.reason,
-                                          _dumps(m.state), _dumps(m.recognised), _file_name(m.snapshot_before),
+                                          _dumps(state), _dumps(m.recognised), _file_name(m.snapshot_before),
                                           _file_name(m.snapshot_after)]))
         return out.getvalue()

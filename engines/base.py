@@ -45,6 +45,7 @@ class Rules(Protocol):
     players: int  # how many play one game
     sides: tuple  # each player's side as states and moves name it ("south", "white", seat 0), in seat order
     has_standard_start: bool  # False where players set up freely: a record must give its start
+    history_keys: tuple  # state JSON keys that record history, not the position (Wari's "seen")
 
     def side_name(self, side) -> str: ...  # "South", "White", "Seat 1"
     def to_json(self) -> dict: ...

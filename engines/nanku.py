@@ -303,6 +303,7 @@ class NankuRules:
     players = 2
     sides = COLOURS
     has_standard_start = True
+    history_keys = ()
 
     @classmethod
     def from_json(cls, obj: Any) -> NankuRules:

@@ -296,6 +296,7 @@ class VaranasiRules:
 
     # Players build random towers: a game's record must give its start position.
     has_standard_start: ClassVar[bool] = False
+    history_keys: ClassVar[tuple] = ()  # "last_take" decides the set's score: part of the position
 
     @property
     def sides(self) -> tuple[int, ...]:

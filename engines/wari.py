@@ -143,6 +143,7 @@ class WariRules:
     players = 2
     sides = PLAYERS
     has_standard_start = True
+    history_keys = ("seen",)  # the positions since the last capture: repetition ends the game
 
     def __init__(self, variant: Variant):
         self.variant = variant

@@ -160,3 +160,10 @@ def test_every_example_is_checked_with_the_exit_status_of_its_verdict(capsys, pa
     code, out, _ = run_cli(capsys, "check", str(path))
     assert code == (0 if json.loads(out)["legal"] else 1)
     assert code == (1 if "must-feed" in path.stem else 0)
+
+
+def test_the_moves_csv_holds_each_position_without_its_history(capsys, tmp_path):
+    db = tmp_path / "a.sqlite3"
+    recorded_game(db, plies=40)
+    code, out, _ = run_cli(capsys, "export", "--db", str(db), "--format", "csv")
+    assert code == 0 and '""pits""' in out and "seen" not in out

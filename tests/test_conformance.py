@@ -29,6 +29,7 @@ def test_rules_declare_their_game_sides_and_start(game):
     assert len(rules.sides) == rules.players >= 2 and len(set(rules.sides)) == rules.players
     names = [rules.side_name(side) for side in rules.sides]
     assert all(isinstance(name, str) and name for name in names) and len(set(names)) == len(names)
+    assert isinstance(rules.history_keys, tuple)
     if rules.has_standard_start:
         assert rules.start().to_move == rules.sides[0]
     else:
@@ -44,6 +45,8 @@ def test_random_playouts_round_trip_and_explain_every_legal_move(game, seed):
     state = game_info(game).opening(rules, rng)
     for _ in range(PLIES):
         assert rules.state_from_json(json.loads(json.dumps(state.to_json()))) == state
+        position = {key: value for key, value in state.to_json().items() if key not in rules.history_keys}
+        assert rules.state_from_json(position).to_json()["to_move"] == state.to_json()["to_move"]
         moves = rules.legal_moves(state)
         if rules.is_over(state) or not moves:
             break
