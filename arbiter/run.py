@@ -103,6 +103,17 @@ def run_table(args) -> int:
     return 0
 
 
+def latest_played_match(store, db: str) -> int:
+    """The match whose game was played last (a tournament's later pairings not yet played are
+    passed over), or the latest match where none has been played."""
+    matches = store.matches()
+    if not matches:
+        raise ArbiterError(f"{db}: no matches recorded yet")
+    played = [(game["id"], match["id"]) for match in matches for game in store.games(match["id"])
+              if store.move_log(game["id"])]
+    return max(played)[1] if played else matches[-1]["id"]
+
+
 def export_results(args) -> int:
     """Print a match (default: the latest) as JSON or its move log as CSV, or its current game
     as a record `arbiter check` accepts or as a numbered move list."""
@@ -112,12 +123,7 @@ def export_results(args) -> int:
     if not Path(args.db).is_file():
         raise ArbiterError(f"{args.db}: no such record database")
     with Store(args.db) as store:
-        match_id = args.match
-        if match_id is None:
-            matches = store.matches()
-            if not matches:
-                raise ArbiterError(f"{args.db}: no matches recorded yet")
-            match_id = matches[-1]["id"]
+        match_id = args.match if args.match is not None else latest_played_match(store, args.db)
         if args.format == "csv":
             sys.stdout.write(store.export_csv(match_id))
         elif args.format in ("record", "moves"):

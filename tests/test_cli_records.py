@@ -167,3 +167,13 @@ def test_the_moves_csv_holds_each_position_without_its_history(capsys, tmp_path)
     recorded_game(db, plies=40)
     code, out, _ = run_cli(capsys, "export", "--db", str(db), "--format", "csv")
     assert code == 0 and '""pits""' in out and "seen" not in out
+
+
+def test_export_defaults_to_the_match_played_last_not_a_later_pairing(capsys, tmp_path):
+    db = tmp_path / "a.sqlite3"
+    states = recorded_game(db, plies=6)
+    with Store(db) as store:
+        tournament = store.add_tournament("Club night")
+        store.new_match(WARI, [store.add_player("Esi"), store.add_player("Yaw")], tournament)  # paired, unplayed
+    code, out, _ = run_cli(capsys, "export", "--db", str(db), "--format", "record")
+    assert code == 0 and json.loads(out)["players"] == ["Ama", "Kofi"] and len(json.loads(out)["moves"]) == len(states) - 1
