@@ -40,8 +40,14 @@ def quantise(float_file: Path, int8_file: Path, inputs: np.ndarray) -> str:
             quant_format=QuantFormat.QDQ, per_channel=True, activation_type=QuantType.QUInt8,
             weight_type=QuantType.QInt8, calibrate_method=CalibrationMethod.MinMax,
             nodes_to_exclude=[layers[0], layers[-1]],
+            # Ranges merged every so many batches: every layer's outputs for all the crops at once
+            # take more memory than the development machine has.
+            extra_options={"CalibMaxIntermediateOutputs": 64},
         )
-    before, after = (network_probabilities(network_session(path), inputs) for path in (float_file, int8_file))
+    before, after = (
+        np.concatenate([network_probabilities(network, inputs[first : first + 1024]) for first in range(0, len(inputs), 1024)])
+        for network in (network_session(float_file), network_session(int8_file))
+    )  # in batches: the activations of all the crops at once take several GB
     moved = np.abs(after - before).sum(axis=1)
     return (
         f"{int8_file.name} from {len(inputs)} crop readings: likeliest count the same in "

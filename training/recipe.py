@@ -34,9 +34,9 @@ POSITIONS = 10  # photos a session besides its start: more sessions of fewer pho
 # Nicker boards twice as many as glass: their piles are the harder to count. Numbers 3000 up are
 # used by nothing else (the measuring renders use others).
 TRAINING_RENDERS = tuple(
-    [TrainingRender("nicker", number, POSITIONS) for number in range(3000, 3020)]
-    + [TrainingRender("glass", number, POSITIONS) for number in range(3000, 3010)]
+    [TrainingRender("nicker", number, POSITIONS) for number in range(3000, 3030)]
+    + [TrainingRender("glass", number, POSITIONS) for number in range(3000, 3015)]
 )
-EPOCHS = 12  # from scratch, never from earlier weights
+EPOCHS = 16  # from scratch, never from earlier weights
 SEED = 0  # every draw of the training: initial weights, crop order, variations
 THREADS = 1  # PyTorch threads: the same seed on another thread count may add up in another order
