@@ -1,0 +1,5 @@
+import sys
+
+from training.wari_render.session import main
+
+sys.exit(main(sys.argv[1:]))
