@@ -8,7 +8,7 @@ area the pits show and of the profile's start spread over the accepted ones:
 - start photos: each SESSION_DIR's start.jpg (default: every ../shared/bench/wari/S*) through
   every camera of reshoot.py, and the synthetic tables 0-10 (render_board's session=) of both seed styles; each refused
   start photo is named with its message;
-- the near starts of each SESSION_DIR that has them (`render_wari_session.py --near-starts`: the
+- the near starts of each SESSION_DIR that has them (`python -m training.wari_render --near-starts`: the
   start with one pit of 1, 2, 3, 5 or 6 seeds): not a start;
 - a start with one pit of 1, 2, 3, 5 or 6 seeds (South's a or North's c), every synthetic session;
 - random positions (4 per synthetic session; 1-8 seeds a pit): not a start;

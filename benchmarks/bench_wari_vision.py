@@ -13,7 +13,7 @@ neighbouring pit (sowing order), and the share of those scoring more than the ma
 reading, which the tracker would flag; split by whether both pits hold at most 7 seeds
 (before and after the slip) or not.
 
-With several sessions of one seed style (unseen renders from render_wari_session.py, say), it
+With several sessions of one seed style (unseen renders from `python -m training.wari_render`, say), it
 also reports their frames pooled by style, and with more than two sessions all of them pooled.
 
 `--camera` re-shoots every photo of a session through another camera before anything is

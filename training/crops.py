@@ -7,7 +7,7 @@ from pathlib import Path
 
 import numpy as np
 
-import calibration.wari as wari_calibration
+import calibration.wari_start_checks as wari_calibration  # where the counter gives its second opinion
 from calibration.wari import START_SEEDS_PER_PIT, calibrate
 from vision.io import read_image
 from vision.wari import WariProfile, colour_image_for

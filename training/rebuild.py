@@ -8,9 +8,10 @@ there is kept: renders depend only on their arguments), cuts every pit of every 
 recognition cuts it (`training.crops`), trains the pile counter from scratch for EPOCHS with SEED
 (`training.counter`), exports it as ONNX, quantises it to 8 bits with its activation ranges
 measured on the same crops at four quarter turns (`training.quantise`), and writes
-DIR/wari_pile_counter.onnx, DIR/wari_pile_counter_int8.onnx and DIR/shipped.json (the recipe's
+DIR/wari_pile_counter.onnx, DIR/wari_pile_counter_int8.onnx and DIR/rebuilt.json (the recipe's
 arguments, the sessions used and refused, each file's sha256, the time of each step). With
-`--ship` it copies both networks into vision/data/ and the record to training/shipped.json.
+`--ship` it copies both networks into vision/data/ and the record to training/rebuilt.json and
+training/shipped.json.
 """
 from __future__ import annotations
 
@@ -121,11 +122,12 @@ def main(argv: list[str]) -> int:
         "seconds": {step: round(value) for step, value in seconds.items()},
         "files": {recipe.FLOAT_NETWORK: sha256(float_file), recipe.INT8_NETWORK: sha256(int8_file)},
     }
-    (args.out / "shipped.json").write_text(json.dumps(record, indent=1) + "\n")
+    (args.out / "rebuilt.json").write_text(json.dumps(record, indent=1) + "\n")
     if args.ship:
         shutil.copyfile(float_file, REPOSITORY / recipe.FLOAT_NETWORK)
         shutil.copyfile(int8_file, REPOSITORY / recipe.INT8_NETWORK)
-        shutil.copyfile(args.out / "shipped.json", REPOSITORY / recipe.SHIPPED_RECORD)
+        shutil.copyfile(args.out / "rebuilt.json", REPOSITORY / recipe.REBUILT_RECORD)
+        shutil.copyfile(args.out / "rebuilt.json", REPOSITORY / recipe.SHIPPED_RECORD)
     print(json.dumps(record["files"], indent=1))
     return 0
 

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 
 FLOAT_NETWORK = "vision/data/wari_pile_counter.onnx"  # 32-bit floats, as trained
 INT8_NETWORK = "vision/data/wari_pile_counter_int8.onnx"  # what recognition runs
-SHIPPED_RECORD = "training/shipped.json"  # each shipped file's sha256 and the recipe that made it
+SHIPPED_RECORD = "training/shipped.json"  # each shipped file's sha256 and where it came from
+REBUILT_RECORD = "training/rebuilt.json"  # the recipe's latest full rebuild: its files' sha256, its arguments
 
 
 @dataclass(frozen=True)

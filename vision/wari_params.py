@@ -3,7 +3,7 @@
 Each entry says what it means and how it is fixed: derived from geometry or from the game, or
 measured, on what and by which script. "The bench" is ../shared/bench/wari (S0: nicker nuts,
 S1: glass beads, each with its start photo, positions and a played sequence); "renders" are
-sessions of benchmarks/render_wari_session.py (unseen: not used to choose anything; --training:
+sessions of `python -m training.wari_render` (unseen: not used to choose anything; --training:
 what the pile counter learned from); "every camera" means the bench re-shot by
 benchmarks/reshoot.py (plain, turned, tilted, soft). bench_wari_vision.py measures recognition,
 bench_wari_calibration.py what calibration accepts and refuses, wari_geometry.py how close the

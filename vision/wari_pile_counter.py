@@ -1,8 +1,8 @@
 """A learned counter of one pit's seeds: one more cue where seeds pile and hide each other.
 
-A small convolutional network (benchmarks/wari_cnn_probe.py trains it on our own renders, never
-on the bench, and exports it as ONNX; benchmarks/quantize_pile_counter.py makes the 8-bit
-network run here from it) reads a crop around a pit and gives a probability to each
+A small convolutional network (trained on our own renders, never on the bench, exported as ONNX
+and made into the 8-bit network run here: training/README.md, `python -m training.rebuild`)
+reads a crop around a pit and gives a probability to each
 count. Recognition weighs with it the counts the hand-made cues find plausible in the pits where
 piles have a chance or the cues are in doubt, and reads the crop turned every quarter where one
 look leaves the count in doubt; smaller counts the cues are sure of are left to them, at no

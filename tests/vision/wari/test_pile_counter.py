@@ -61,7 +61,7 @@ def test_the_shipped_network_gives_each_crop_a_distribution_over_counts(nicker):
 
 
 def test_the_network_recognition_runs_is_the_trained_network_in_8_bits(nicker):
-    # Recognition runs NETWORK_FILE, made from TRAINED_NETWORK_FILE by quantize_pile_counter.py: a
+    # Recognition runs NETWORK_FILE, made from TRAINED_NETWORK_FILE by training/quantise.py: a
     # network trained again and not quantized again would leave the two apart.
     geometry, seed_diameter = _geometry_and_seed(nicker)
     crops = np.concatenate([
