@@ -8,9 +8,13 @@ session and in total: moves inferred correctly / total, false illegal alarms, il
 flagged / total, Wari pairs whose reason names a pit, store or turn, seconds; and each pair's
 reason with `--reasons`.
 `--camera turned|tilted|soft` first re-shoots every photo through another camera (reshoot.py), as
-a stand-in for unseen sessions.
+a stand-in for unseen sessions. `--fresh N` also renders N sessions per game that nobody has
+looked at (seeds from `--fresh-seed`, new ones each run: Wari through `python -m
+training.wari_render`, a random game photographed after every move; Varanasi through the synthetic
+renderer's simulated table, a random set-up and game with one partial take as its illegal pair)
+and reports them apart.
 
-    python3 benchmarks/bench_tracker.py [--camera NAME] [BENCH_DIR]
+    python3 benchmarks/bench_tracker.py [--camera NAME] [--fresh N --fresh-seed S] [BENCH_DIR]
 """
 from __future__ import annotations
 
@@ -107,11 +111,71 @@ def bench_session(game: str, folder: Path) -> dict:
 NAMING_WORDS = ("pit ", "store ", "turn", "vanished", "appeared", "declared", "onto", "level", "tower", "two moves")
 
 
+def fresh_wari_session(folder: Path, seed: int, plies: int) -> Path:
+    """A photographic Wari session nobody has looked at: the start, then every move of a random game."""
+    import subprocess
+
+    style = ("nicker", "glass")[seed % 2]
+    subprocess.run([sys.executable, "-m", "training.wari_render", str(folder), "--style", style, "--session", str(seed),
+                    "--positions", "0", "--sequence", str(plies)], check=True, capture_output=True,
+                   cwd=Path(__file__).resolve().parents[1])
+    return folder
+
+
+def fresh_varanasi_session(folder: Path, seed: int, plies: int) -> Path:
+    """A synthetic Varanasi session nobody has looked at: the set laid out, a random set-up and game,
+    and one illegal pair (a colour declared, one of its top discs left on the table)."""
+    import random
+
+    from arbiter.demo import bundled_pieceset
+    from device.simulated import scripted_positions, simulated_table
+
+    folder.mkdir(parents=True)
+    rules = load_rules({"game": "varanasi"})
+    pieceset = bundled_pieceset("nestor-standard.json")
+    table = simulated_table("varanasi", seed, pieceset=pieceset)
+    states = scripted_positions(rules, table.opening(rules, random.Random(seed)), plies, seed)
+    pictures = table.game_pictures([state.to_json() for state in states])
+    cv2.imwrite(str(folder / "calibration.jpg"), table.calibration_picture())
+
+    def discs(state) -> list:
+        return [[{"size": d.size, "colour": d.colour} for d in tower] for tower in state.stacks]
+
+    sequence = []
+    for index, (state, picture) in enumerate(zip(states, pictures)):
+        cv2.imwrite(str(folder / f"seq{index:03d}.jpg"), picture)
+        sequence.append({"image": f"seq{index:03d}.jpg", "stacks": discs(state)})
+        if index + 1 < len(states):
+            sequence[-1]["next_move"] = next(m.to_json() for m in rules.legal_moves(state)
+                                             if rules.apply(state, m) == states[index + 1])
+    pairs = []
+    for index, state in enumerate(states[:-1]):
+        tops = [tower[-1] for tower in state.stacks]
+        colour = next((t.colour for t in tops if sum(o.colour == t.colour for o in tops) > 1), None)
+        if colour is None:
+            continue
+        kept = next(t for t in tops if t.colour == colour)  # left on its tower: a partial take
+        stacks = [tower[:-1] if tower[-1].colour == colour and tower[-1] != kept else tower for tower in state.stacks]
+        partial = {"game": "varanasi", "stacks": [[str(d) for d in tower] for tower in stacks if tower]}
+        cv2.imwrite(str(folder / "ill00b.jpg"), table.picture(partial))
+        pairs.append({"before": sequence[index], "after": {"image": "ill00b.jpg"}, "kind": "partial_take",
+                      "to_move": state.to_move})
+        break
+    (folder / "truth.json").write_text(json.dumps({"pieceset": pieceset, "calibration": "calibration.jpg",
+                                                   "sequence": sequence, "illegal_pairs": pairs}))
+    return folder
+
+
+FRESH = {"wari": fresh_wari_session, "varanasi": fresh_varanasi_session}
+FRESH_PLIES = {"wari": 30, "varanasi": 20}
+
+
 def true_state(game: str, pair: dict) -> dict:
     """The position before an illegal pair as the truth gives it, with the mover whose turn it was."""
     before = pair["before"]
     if game == "wari":
-        return {"game": "wari", "pits": before["pits"], "stores": before["stores"], "to_move": pair["player"]}
+        return {"game": "wari", "pits": before["pits"], "stores": before["stores"],
+                "to_move": pair.get("player", before.get("next_move", {}).get("player", "south"))}
     return {"game": "varanasi", "stacks": [[f"{d['size']}{d['colour']}" for d in tower] for tower in before["stacks"]],
             "to_move": pair.get("to_move", 0)}
 
@@ -120,6 +184,8 @@ def main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--camera", choices=sorted(CAMERAS), help="re-shoot every photo through another camera")
     parser.add_argument("--reasons", action="store_true", help="print every illegal pair's reason")
+    parser.add_argument("--fresh", type=int, default=0, metavar="N", help="also render N unseen sessions per game")
+    parser.add_argument("--fresh-seed", type=int, default=9100, help="the first fresh session's seed")
     parser.add_argument("bench", nargs="?", type=Path, default=DEFAULT_BENCH)
     args = parser.parse_args(argv[1:])
     if not any(next((args.bench / group).glob("S*"), None) for group in GROUPS):
@@ -148,6 +214,26 @@ def main(argv: list[str]) -> int:
     print(f"total: moves inferred {totals['correct']}/{totals['moves']}, false illegal alarms "
           f"{totals['false_alarms']}, illegal pairs flagged {totals['flagged']}/{totals['pairs']} "
           f"(reason names where: {totals['named']}), {totals['seconds']:.1f} s")
+    if args.fresh:
+        fresh_totals = {"moves": 0, "correct": 0, "false_alarms": 0, "pairs": 0, "flagged": 0}
+        with tempfile.TemporaryDirectory() as scratch:
+            for game, make in FRESH.items():
+                for seed in range(args.fresh_seed, args.fresh_seed + args.fresh):
+                    folder = make(Path(scratch) / f"{game}-{seed}", seed, FRESH_PLIES[game])
+                    try:
+                        result = bench_session(game, folder)
+                    except ArbiterError as exc:
+                        print(f"fresh {game} {seed}: failed: {exc}")
+                        continue
+                    for key in fresh_totals:
+                        fresh_totals[key] += result[key]
+                    judged += [(confidence, right) for confidence, right in result["judged"]]
+                    print(f"fresh {game} {seed}: moves {result['correct']}/{result['moves']}, false alarms "
+                          f"{result['false_alarms']}, illegal pairs flagged {result['flagged']}/{result['pairs']}")
+                    for line in result["wrong"]:
+                        print(f"    {line}")
+        print(f"fresh total: moves inferred {fresh_totals['correct']}/{fresh_totals['moves']}, false illegal alarms "
+              f"{fresh_totals['false_alarms']}, illegal pairs flagged {fresh_totals['flagged']}/{fresh_totals['pairs']}")
     print("reliability: verdict confidence -> verdicts right (moves inferred, illegal pairs flagged)")
     for low, high in RELIABILITY_BUCKETS:
         inside = [right for confidence, right in judged if low <= confidence < high]
