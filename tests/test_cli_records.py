@@ -177,3 +177,17 @@ def test_export_defaults_to_the_match_played_last_not_a_later_pairing(capsys, tm
         store.new_match(WARI, [store.add_player("Esi"), store.add_player("Yaw")], tournament)  # paired, unplayed
     code, out, _ = run_cli(capsys, "export", "--db", str(db), "--format", "record")
     assert code == 0 and json.loads(out)["players"] == ["Ama", "Kofi"] and len(json.loads(out)["moves"]) == len(states) - 1
+
+
+def test_recognize_refuses_a_profile_whose_board_maps_to_no_area(capsys, tmp_path):
+    import cv2
+
+    from device.synthetic_wari import render_board
+
+    photo = tmp_path / "start.png"
+    cv2.imwrite(str(photo), render_board([4] * 12))
+    (tmp_path / "p.json").write_text(json.dumps({"game": "wari", "board": {
+        "homography": [0.0] * 9, "image_size": [1280, 960], "row_spacing": 1.0, "pit_radius": 0.4,
+        "store_offset": 1.0, "store_half_length": 1.0, "store_half_width": 0.4}}))
+    code, out, _ = run_cli(capsys, "recognize", "--profile", str(tmp_path / "p.json"), str(photo))
+    assert code == 1 and "degenerate" in json.loads(out)["error"]

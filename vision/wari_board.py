@@ -104,6 +104,11 @@ class BoardGeometry:
             raise ArbiterError("the Wari profile's board geometry is missing or malformed; calibrate again") from None
         if len(homography) != 9 or width <= 0 or height <= 0 or not all(np.isfinite(homography)):
             raise ArbiterError("the Wari profile's board geometry is malformed; calibrate again")
+        sizes = (geometry.row_spacing, geometry.pit_radius, geometry.store_half_length, geometry.store_half_width)
+        # A singular homography maps the board onto a line or a point: every reading would be noise.
+        if np.linalg.matrix_rank(np.array(homography).reshape(3, 3)) < 3 or not all(v > 0 for v in sizes):
+            raise ArbiterError("the Wari profile's board geometry is degenerate (the board maps to no area of "
+                               "the photo); calibrate again")
         return geometry
 
 
