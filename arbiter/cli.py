@@ -273,6 +273,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--profile", required=True, help="calibration profile JSON")
         p.add_argument("--rules", help="rules JSON (default: the game's standard rules)")
         p.add_argument("--players", help="the players' names in seat order, e.g. Ama,Kofi")
+        p.add_argument("--table", help="this table's name, where several tables share one record store "
+                                       "(each resumes its own games)")
         p.add_argument("--db", default="arbiter.sqlite3", help="the SQLite record store")
 
     table_options(command("run", "judge a live table from a camera into the record store", cmd_run))

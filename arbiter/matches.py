@@ -19,19 +19,19 @@ def match_standing(rules, results: list[dict]) -> dict | None:
     return info.match_standing(rules, results) if info.match_standing is not None else None
 
 
-def open_game(store, rules, player_ids=(), tournament_id: int | None = None) -> int:
+def open_game(store, rules, player_ids=(), tournament_id: int | None = None, table: str | None = None) -> int:
     """The game a run continues, so that a restart resumes where the table stood.
 
-    The latest unfinished match of the same rules (and players, when given) goes on: its
-    unfinished game, or its next game if the last one has ended. Otherwise a new match begins.
+    The latest unfinished match of the same rules (and players, when given) at this `table` goes
+    on: its unfinished game, or its next game if the last one has ended. Otherwise a new match begins.
     """
-    match_id = store.unfinished_match(rules.game)
+    match_id = store.unfinished_match(rules.game, table)
     if match_id is not None:
         match = store.match(match_id)
         seated = [p["id"] for p in match["players"]]
         if match["rules"] == rules.to_json() and (not player_ids or seated == list(player_ids)):
             return game_to_play(store, match_id)
-    return store.new_game(store.new_match(rules.to_json(), player_ids, tournament_id))
+    return store.new_game(store.new_match(rules.to_json(), player_ids, tournament_id, table))
 
 
 def game_to_play(store, match_id: int) -> int:

@@ -95,7 +95,7 @@ def run_table(args) -> int:
     profile = load_run_profile(args.game, args.profile)
     camera = camera_from_spec(args.camera, rules, profile)
     with Store(args.db) as store:
-        game_id = open_game(store, rules, seat_players(store, names))
+        game_id = open_game(store, rules, seat_players(store, names), table=args.table)
         tracker = Tracker(rules, profile, store, game_id)
         print(json.dumps({"type": "resume", **tracker.snapshot()}), flush=True)
         tracker.subscribe(lambda event: print(json.dumps(event), flush=True))

@@ -60,13 +60,13 @@ def director_pin(wanted: bool) -> str | None:
     return pin
 
 
-def build_companion(rules, profile: dict, camera, store, player_names=()) -> Companion:
+def build_companion(rules, profile: dict, camera, store, player_names=(), table: str | None = None) -> Companion:
     """Tracker on `camera`, recording into `store`, as a Companion ready to start."""
     from arbiter.run import seat_players
     from arbiter.matches import open_game
     from arbiter.tracker import Tracker
 
-    game_id = open_game(store, rules, seat_players(store, player_names))
+    game_id = open_game(store, rules, seat_players(store, player_names), table=table)
     observations = LatestObservation()
     tracker = Tracker(rules, profile, store, game_id, recognize=observations)
     match = store.match(store.game(game_id)["match_id"])
@@ -87,7 +87,7 @@ def serve(args) -> int:
     camera = camera_from_spec(args.camera, rules, profile)
     store = Store(args.db)
     try:
-        companion = build_companion(rules, profile, camera, store, names)
+        companion = build_companion(rules, profile, camera, store, names, args.table)
         running = start_serving(companion, args.host, args.port, pin, profile_path=args.profile,
                                 calibrator=TableCalibrator(rules.game, profile.get("pieceset")))
     except BaseException:

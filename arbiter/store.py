@@ -25,7 +25,7 @@ import numpy as np
 from arbiter.spreadsheet import safe_row
 from engines.errors import ArbiterError
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: matches name the table that plays them
 
 # Verdicts of the move log. The first group sets the position; the others only report.
 POSITION_VERDICTS = ("start", "move", "undo", "override", "accept")
@@ -41,7 +41,7 @@ CREATE TABLE IF NOT EXISTS tournaments (
 CREATE TABLE IF NOT EXISTS matches (
     id INTEGER PRIMARY KEY, tournament_id INTEGER REFERENCES tournaments(id),
     game TEXT NOT NULL, rules TEXT NOT NULL, created_at TEXT NOT NULL,
-    finished_at TEXT, result TEXT);
+    finished_at TEXT, result TEXT, table_name TEXT);
 CREATE TABLE IF NOT EXISTS match_players (
     match_id INTEGER NOT NULL REFERENCES matches(id), seat INTEGER NOT NULL,
     player_id INTEGER NOT NULL REFERENCES players(id), PRIMARY KEY (match_id, seat));
@@ -157,6 +157,11 @@ class Store:
         if row is None:
             # Several processes may open a new database at once: the first to write the version wins.
             self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
+        elif row[0] == "1":
+            # Records made before tables had names: their matches belong to no named table.
+            with self._db:
+                self._db.execute("ALTER TABLE matches ADD COLUMN table_name TEXT")
+                self._db.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
         elif row[0] != str(SCHEMA_VERSION):
             raise StoreError(f"{self.path}: database schema version {row[0]}, this Arbiter reads {SCHEMA_VERSION}")
 
@@ -219,8 +224,10 @@ class Store:
         return [{"id": r[0], "name": r[1], "created_at": r[2]} for r in rows]
 
     # Matches and games -------------------------------------------------------------------------
-    def new_match(self, rules_json: dict, player_ids=(), tournament_id: int | None = None) -> int:
-        """A match between seated players (seat = index in player_ids) under one rules object."""
+    def new_match(self, rules_json: dict, player_ids=(), tournament_id: int | None = None,
+                  table: str | None = None) -> int:
+        """A match between seated players (seat = index in player_ids) under one rules object,
+        played at the named `table` (None: the one table a database without names serves)."""
         game = rules_json.get("game") if isinstance(rules_json, dict) else None
         if not game:
             raise StoreError("a match needs a rules object naming its game")
@@ -229,8 +236,8 @@ class Store:
                 with self._db:
                     self._db.execute("BEGIN IMMEDIATE")
                     match_id = self._db.execute(
-                        "INSERT INTO matches (tournament_id, game, rules, created_at) VALUES (?, ?, ?, ?)",
-                        (tournament_id, game, _dumps(rules_json), now_iso()),
+                        "INSERT INTO matches (tournament_id, game, rules, created_at, table_name) VALUES (?, ?, ?, ?, ?)",
+                        (tournament_id, game, _dumps(rules_json), now_iso(), table),
                     ).lastrowid
                     self._db.executemany(
                         "INSERT INTO match_players VALUES (?, ?, ?)",
@@ -243,13 +250,13 @@ class Store:
         return match_id
 
     def match(self, match_id: int) -> dict:
-        row = self._one("match", "SELECT id, tournament_id, game, rules, created_at, finished_at, result "
+        row = self._one("match", "SELECT id, tournament_id, game, rules, created_at, finished_at, result, table_name "
                         "FROM matches WHERE id=?", (match_id,))
         seats = self._read("SELECT mp.seat, p.id, p.name FROM match_players mp JOIN players p "
                            "ON p.id = mp.player_id WHERE mp.match_id=? ORDER BY mp.seat", (match_id,))
         return {
             "id": row[0], "tournament_id": row[1], "game": row[2], "rules": _loads(row[3]),
-            "created_at": row[4], "finished_at": row[5], "result": _loads(row[6]),
+            "created_at": row[4], "finished_at": row[5], "result": _loads(row[6]), "table": row[7],
             "players": [{"seat": s, "id": pid, "name": name} for s, pid, name in seats],
         }
 
@@ -293,15 +300,19 @@ class Store:
                           "WHERE m.game=? AND g.finished_at IS NULL ORDER BY g.id DESC LIMIT 1", (game,))
         return rows[0][0] if rows else None
 
-    def unfinished_match(self, game: str) -> int | None:
-        """The unfinished match of this kind that was played last (its next game may not exist yet).
-
-        A match without games, such as a tournament pairing not yet seated at a table, is none.
-        """
+    def unfinished_match(self, game: str, table: str | None = None) -> int | None:
+        """The unfinished match of this kind that `table` played last (its next game may not exist
+        yet). A match without games, such as a tournament pairing not yet seated, is none; another
+        table's match is none, so that two tables sharing a database never resume each other's."""
         rows = self._read("SELECT m.id FROM matches m JOIN games g ON g.match_id = m.id "
-                          "WHERE m.game=? AND m.finished_at IS NULL GROUP BY m.id ORDER BY MAX(g.id) DESC LIMIT 1",
-                          (game,))
+                          "WHERE m.game=? AND m.finished_at IS NULL AND m.table_name IS ? "
+                          "GROUP BY m.id ORDER BY MAX(g.id) DESC LIMIT 1", (game, table))
         return rows[0][0] if rows else None
+
+    def seat_match(self, match_id: int, table: str | None) -> None:
+        """The match is played at `table` from now on (a tournament pairing seated there)."""
+        self._one("match", "SELECT id FROM matches WHERE id=?", (match_id,))
+        self._write("UPDATE matches SET table_name=? WHERE id=?", (table, match_id))
 
     # The move log ------------------------------------------------------------------------------
     def log(self, game_id: int, verdict: str, state: dict, *, move=None, reason: str | None = None,

@@ -257,6 +257,8 @@ class Tracker:
                                    f"{json.dumps(match['rules'])}; this table judges {json.dumps(self.rules.to_json())}")
             if match["finished_at"] is not None:
                 raise ArbiterError(f"match {match_id} is already decided")
+            # The pairing is this table's now: a restart of this table resumes it.
+            self.store.seat_match(match_id, self.store.match(self.store.game(self.game_id)["match_id"])["table"])
             self._switch_to(game_to_play(self.store, match_id))
 
     # Player corrections -------------------------------------------------------------------------

@@ -153,3 +153,34 @@ def test_threads_opening_games_at_once_number_them_in_turn(store):
     with ThreadPoolExecutor(4) as pool:
         list(pool.map(lambda _: store.new_game(match), range(40)))
     assert sorted(g["number"] for g in store.games(match)) == list(range(1, 41))
+
+
+def test_two_named_tables_sharing_a_store_each_resume_their_own_game(tmp_path):
+    from arbiter.matches import open_game
+    from engines import load_rules
+
+    rules = load_rules({"game": "wari"})
+    with Store(tmp_path / "club.sqlite3") as store:
+        first = open_game(store, rules, table="Table 1")
+        store.log(first, "start", rules.start().to_json())
+        second = open_game(store, rules, table="Table 2")
+        store.log(second, "start", rules.start().to_json())
+        assert first != second
+        # Restarts: each table finds its own game, never the other's.
+        assert open_game(store, rules, table="Table 1") == first
+        assert open_game(store, rules, table="Table 2") == second
+        assert store.match(store.game(second)["match_id"])["table"] == "Table 2"
+
+
+def test_a_store_of_the_first_schema_is_upgraded_in_place(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    with Store(path) as store:
+        store.new_match({"game": "wari"})
+    with sqlite3.connect(path) as db:  # as the first schema left it: no table names
+        db.execute("ALTER TABLE matches DROP COLUMN table_name")
+        db.execute("UPDATE meta SET value='1' WHERE key='schema_version'")
+    with Store(path) as store:
+        assert store.match(1)["table"] is None
+        assert store.new_match({"game": "wari"}, table="Table 1") == 2
