@@ -271,6 +271,11 @@ class Store:
         self._one("match", "SELECT id FROM matches WHERE id=?", (match_id,))
         self._write("UPDATE matches SET finished_at=?, result=? WHERE id=?", (now_iso(), _dumps(result), match_id))
 
+    def reopen_match(self, match_id: int, result: dict) -> None:
+        """The match is undecided again; `result` keeps what was withdrawn (the director's record)."""
+        self._one("match", "SELECT id FROM matches WHERE id=?", (match_id,))
+        self._write("UPDATE matches SET finished_at=NULL, result=? WHERE id=?", (_dumps(result), match_id))
+
     def new_game(self, match_id: int) -> int:
         """The next game (set) of a match; its position starts with the first `start` row."""
         self._one("match", "SELECT id FROM matches WHERE id=?", (match_id,))

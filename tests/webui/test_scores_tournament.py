@@ -179,3 +179,21 @@ def test_a_plain_chess_club_result_is_entered_with_one_button(table, client):
     assert post_form(client, f"/tournament/match/{match_id}/result", result="0.5-0.5").status_code == 303
     result = table.tracker.store.match(match_id)["result"]
     assert result["scores"] == {"0": 0.5, "1": 0.5} and result["winner"] is None
+
+
+def test_a_result_entered_by_hand_can_be_edited_and_deleted_and_stays_on_record(table, client):
+    tournament_id = paired_tournament(client, ("Ama", "Kofi"))
+    match_id = table.tracker.store.matches(tournament_id)[0]["id"]
+    store = table.tracker.store
+    post_form(client, f"/tournament/match/{match_id}/result", result="1-0")
+    assert "<summary>Edit</summary>" in client.get(f"/tournament?id={tournament_id}").get_data(as_text=True)
+    post_form(client, f"/tournament/match/{match_id}/result", result="0-1")
+    edited = store.match(match_id)["result"]
+    assert edited["winner"] == 1 and edited["replaces"]["winner"] == 0
+    assert post_form(client, f"/tournament/match/{match_id}/result/delete").status_code == 303
+    deleted = store.match(match_id)
+    assert deleted["finished_at"] is None and deleted["result"]["withdrawn"]["winner"] == 1
+    page = client.get(f"/tournament?id={tournament_id}").get_data(as_text=True)
+    assert 'value="0.5-0.5"' in page  # undecided again: the result can be entered anew
+    refused = post_form(client, f"/tournament/match/{match_id}/result/delete")
+    assert refused.status_code == 400 and "only a result entered by hand" in refused.get_data(as_text=True)

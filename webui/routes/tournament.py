@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
 
-from arbiter.scoring import BYE, hand_result, match_summary
+from arbiter.scoring import BYE, hand_result, is_bye, match_summary
+from arbiter.store import now_iso
 from arbiter.tournament import Result, number_rounds, round_robin, standings, swiss_round
 from engines import game_info, load_rules
 from engines.errors import ArbiterError
@@ -160,6 +161,19 @@ def play_here(match_id: int):
     return redirect(url_for("table.page"), code=303)
 
 
+@bp.post("/tournament/match/<int:match_id>/result/delete")
+@director_required
+def delete_result(match_id: int):
+    """Withdraw a result entered by hand (entered at the wrong table, say); it stays on record."""
+    store = companion().store
+    match = store.match(match_id)
+    if hand_result(match) is None:
+        raise ArbiterError("only a result entered by hand can be deleted; the camera's record stays")
+    store.reopen_match(match_id, {"withdrawn": match["result"], "at": now_iso()})
+    flash("Result deleted: enter the right one.")
+    return redirect(url_for("tournament.page", id=match["tournament_id"]), code=303)
+
+
 @bp.post("/tournament/match/<int:match_id>/result")
 @director_required
 def enter_result(match_id: int):
@@ -170,6 +184,9 @@ def enter_result(match_id: int):
     quick = QUICK_RESULTS.get(request.form.get("result", ""))
     home, away = quick if quick else (form_number("home_score"), form_number("away_score"))
     winner = 0 if home > away else 1 if away > home else None
-    store.finish_match(match_id, {"over": True, "winner": winner, "scores": {"0": home, "1": away},
-                                  "entered": "by hand"})
+    result = {"over": True, "winner": winner, "scores": {"0": home, "1": away}, "entered": "by hand",
+              "at": now_iso()}
+    if match["result"] and not is_bye(match):
+        result["replaces"] = match["result"]  # an edited result keeps the one it corrects
+    store.finish_match(match_id, result)
     return redirect(url_for("tournament.page", id=match["tournament_id"]), code=303)
