@@ -127,31 +127,28 @@ class Judge:
         as much as a position at the fitting bar. A legal verdict's confidence is its position's
         share, an illegal one's the bar's share.
         """
-        self._scores: dict = {}
-        verdict = self._judge(observation)
-        scores = dict(self._scores)
+        # Candidates are measured against the picture's best reading of a position the game can be
+        # in (for Wari: holding its seeds), not against a reading that lost a seed under a pile.
+        followed = self.state if self.history else self.standard_start()
+        threshold = observation.best_log_likelihood(followed.to_json() if followed is not None else None) - FIT_MARGIN
+        scores: dict = {}  # every position weighed -> its log-likelihood
+        verdict = self._judge(observation, scores, threshold)
         if verdict.legal and verdict.state is not None and verdict.state not in scores:
             scores[verdict.state] = observation.log_likelihood(verdict.state.to_json())
-        weights = list(scores.values()) + [self._threshold]
+        weights = list(scores.values()) + [threshold]
         top = max(weights)
         total = sum(math.exp(w - top) for w in weights)
-        chosen = scores[verdict.state] if verdict.legal and verdict.state is not None else self._threshold
+        chosen = scores[verdict.state] if verdict.legal and verdict.state is not None else threshold
         return replace(verdict, confidence=math.exp(chosen - top) / total)
 
-    def _judge(self, observation) -> Verdict:
+    def _judge(self, observation, scores: dict, threshold: float) -> Verdict:
+        """The verdict, `scores` filled with every position weighed, `threshold` the fitting bar."""
         reading = observation.to_json()["state"]
-        scores = self._scores
 
         def score(state) -> float:
             if state not in scores:
                 scores[state] = observation.log_likelihood(state.to_json())
             return scores[state]
-
-        # Candidates are measured against the picture's best reading of a position the game can be
-        # in (for Wari: holding its seeds), not against a reading that lost a seed under a pile.
-        followed = self.state if self.history else self.standard_start()
-        threshold = observation.best_log_likelihood(followed.to_json() if followed is not None else None) - FIT_MARGIN
-        self._threshold = threshold
 
         def best_fit(candidates: list[tuple]) -> Verdict | None:
             """The best-scoring fitting (kind, state, moves); max() keeps the first of equals.
