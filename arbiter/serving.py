@@ -16,7 +16,7 @@ from pathlib import Path
 from arbiter.demo import DEFAULT_DEMO, DEMO_STILL_FRAMES, demo_camera
 from webui.companion import Companion, LatestObservation, seat_names
 from engines.errors import ArbiterError
-from webui.security import PIN_SUGGESTED_DIGITS, PIN_VARIABLE, check_bind
+from webui.security import PIN_SUGGESTED_DIGITS, PIN_VARIABLE, check_bind, check_pin
 from webui.server import Running, serve_until_interrupted, start_serving
 
 
@@ -53,7 +53,7 @@ def director_pin(wanted: bool) -> str | None:
         if not sys.stdin.isatty():
             raise ArbiterError(f"--pin: set {PIN_VARIABLE} or start the companion in a terminal to type the PIN")
         pin = getpass.getpass(f"Director's PIN ({PIN_SUGGESTED_DIGITS} or more digits): ")
-    check_bind("127.0.0.1", pin)
+    check_pin(pin)
     if len(pin) < PIN_SUGGESTED_DIGITS:
         print(f"arbiter: warning: a PIN of {len(pin)} digits is easy to guess; {PIN_SUGGESTED_DIGITS} or more "
               "are suggested", file=sys.stderr)

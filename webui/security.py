@@ -64,7 +64,13 @@ def check_bind(host: str, pin: str | None) -> None:
     if not is_loopback(host) and not pin:
         raise ArbiterError(f"--host {host} opens the companion to the network: add --pin (the director's PIN "
                            f"from ${PIN_VARIABLE} or a prompt)")
-    if pin is not None and (len(pin) < 4 or not pin.isdigit()):
+    if pin is not None:
+        check_pin(pin)
+
+
+def check_pin(pin: str) -> None:
+    """A director's PIN is 4 or more digits."""
+    if len(pin) < 4 or not pin.isdigit():
         raise ArbiterError("--pin must be at least 4 digits")
 
 
