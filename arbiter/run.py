@@ -104,14 +104,13 @@ def run_table(args) -> int:
 
 
 def latest_played_match(store, db: str) -> int:
-    """The match whose game was played last (a tournament's later pairings not yet played are
+    """The match whose game was logged last (a tournament's later pairings not yet played are
     passed over), or the latest match where none has been played."""
     matches = store.matches()
     if not matches:
         raise ArbiterError(f"{db}: no matches recorded yet")
-    played = [(game["id"], match["id"]) for match in matches for game in store.games(match["id"])
-              if store.move_log(game["id"])]
-    return max(played)[1] if played else matches[-1]["id"]
+    played = store.last_logged_match()
+    return played if played is not None else matches[-1]["id"]
 
 
 def export_results(args) -> int:

@@ -314,6 +314,11 @@ class Store:
                           "GROUP BY m.id ORDER BY MAX(g.id) DESC LIMIT 1", (game, table))
         return rows[0][0] if rows else None
 
+    def last_logged_match(self) -> int | None:
+        """The match of the game whose log grew last, or None before any game was logged."""
+        rows = self._read("SELECT g.match_id FROM moves m JOIN games g ON g.id = m.game_id ORDER BY m.id DESC LIMIT 1")
+        return rows[0][0] if rows else None
+
     def seat_match(self, match_id: int, table: str | None) -> None:
         """The match is played at `table` from now on (a tournament pairing seated there)."""
         self._one("match", "SELECT id FROM matches WHERE id=?", (match_id,))
