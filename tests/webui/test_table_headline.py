@@ -12,19 +12,6 @@ from webui.app import create_app
 from webui.companion import Companion, LatestObservation
 
 
-def test_the_headline_names_the_players_the_score_and_the_numbered_last_move(table, client):
-    table.show(0)
-    table.show(1)
-    page = client.get("/table").get_data(as_text=True)
-    assert "Ama (South) v Kofi (North)" in page
-    assert "Kofi (North) to move" in page
-    assert "Ama (South) 0 – Kofi (North) 0" in page
-    assert "Last move: 1. South c" in page
-    view = client.get("/api/table").get_json()
-    assert [entry.get("number") for entry in view["log"]] == [None, 1]
-    assert view["over_text"] == "" and 'class="over "' in page
-
-
 def test_a_viewer_opening_the_page_after_the_set_sees_who_won_by_name(tmp_path):
     rules = load_rules({"game": "varanasi"})
     readings = [{"game": "varanasi", "stacks": [["4red"], ["3blue", "1red"]]},

@@ -36,10 +36,16 @@ def test_table_page_shows_turn_board_and_log_after_moves(table, client):
     page = client.get("/table").get_data(as_text=True)
     assert "Kofi (North) to move" in page
     assert 'class="board wari"' in page
+    # The headline: who plays which side, the score by name, the numbered last move.
+    assert "Ama (South) v Kofi (North)" in page
+    assert "Ama (South) 0 – Kofi (North) 0" in page
+    assert "Last move: 1. South c" in page
     view = client.get("/api/table").get_json()
     assert [entry["type"] for entry in view["log"]] == ["start", "move"]
+    assert [entry.get("number") for entry in view["log"]] == [None, 1]
     assert view["log"][1]["notation"] == "South c"
     assert view["position"]["pits"][2] == 0 and view["alert"] is None
+    assert view["over_text"] == "" and 'class="over "' in page
 
 
 def test_two_moves_in_one_picture_are_logged_in_notation(table, client):
