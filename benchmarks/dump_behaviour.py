@@ -20,19 +20,9 @@ from engines.errors import ArbiterError
 from vision import recognize
 from vision.io import read_image
 
-DEFAULT_BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench"
-GROUPS = {"varanasi": "varanasi", "wari": "wari", "wari-referee": "wari"}
+from bench_tracker import DEFAULT_BENCH, GROUPS, calibrate_session  # beside this script
+
 DIGITS = 6  # confidences and likelihoods are compared to this many decimals
-
-
-def calibrate_session(game: str, folder: Path, truth: dict) -> dict:
-    """The profile a player would make: from the session's calibration photo (Varanasi: the set
-    laid out) or its start photo (Wari)."""
-    from calibration import calibrate
-
-    photo = truth.get("calibration") or truth["start"]
-    return calibrate(game, read_image(folder / (photo["image"] if isinstance(photo, dict) else photo)),
-                     truth.get("pieceset"))
 
 
 def rounded(value):
