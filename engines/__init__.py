@@ -21,8 +21,6 @@ register_game(GameInfo("varanasi", "Varanasi", varanasi.VaranasiRules, match_sta
 register_game(GameInfo("wari", "Wari", wari.WariRules))
 register_game(GameInfo("nanku", "Nanku", nanku.NankuRules))
 
-GAMES = game_names()
-
 
 def load_rules(obj: Any) -> Rules:
     """Build the rules object a contract rules JSON names; unknown keys or values raise RulesError."""

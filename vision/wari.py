@@ -16,12 +16,13 @@ from engines.errors import ArbiterError
 from vision.wari_board import PIT_COUNT, REGION_COUNT, BoardGeometry
 from vision.wari_count import CountModel, plausible_counts
 from vision.wari_measure import RegionMeasures, SeedSpotter, board_top_colours, measure_regions, spotters_from_json
-from vision.wari_pile_counter import QUARTER_TURNS, count_probabilities, looks_again, needs_network, pit_crops, with_network
+from vision.wari_pile_counter import count_probabilities, looks_again, needs_network, pit_crops, with_network
 from vision.wari_seeds import WORKING_WIDTH, SeedColourModel, working_frame
 from vision.wari_params import (
     BOARD_TOP_TOLERANCE,
     MISSED_SPREAD,
     PROBABILITY_FLOOR,
+    QUARTER_TURNS,
     STORE_WEIGHT,
 )
 

@@ -32,7 +32,6 @@ from vision.wari_params import (
     NETWORK_POWER,
     PILE_CHANCE,
     PILE_FROM,
-    QUARTER_TURNS,
     TRAINED_SEED_SIZE,
     UNSURE_BELOW,
 )
