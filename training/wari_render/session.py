@@ -1,7 +1,7 @@
 """Render a bench-format Wari session with a small ray tracer: photos whose seed piles really stack.
 
 Usage (from the repository root):
-    python -m training.wari_render OUT_DIR --style nicker|glass --session N
+    python -m training.wari_render OUT_DIR --style nicker|glass --session NUMBER
         [--positions 8] [--sequence 0] [--near-starts 0] [--training] [--lamp-reach MM]
 
 Writes OUT_DIR/start.jpg (4 seeds in every pit), OUT_DIR/pos000.jpg ... (random positions: 48 seeds,
