@@ -20,6 +20,9 @@ from vision.wari_pile_counter import count_probabilities, looks_again, needs_net
 from vision.wari_seeds import WORKING_WIDTH, SeedColourModel, working_frame
 from vision.wari_params import (
     BOARD_TOP_TOLERANCE,
+    DOUBTFUL_FROM,
+    HIDDEN_PILE_SHARES,
+    HIDDEN_PILE_SPAN,
     MISSED_SPREAD,
     PROBABILITY_FLOOR,
     QUARTER_TURNS,
@@ -117,6 +120,16 @@ class WariObservation:
             return self.to_json()["state"]
         counts = self._best_with_seeds(following)[1]
         return {"game": "wari", "pits": counts[:PIT_COUNT], "stores": counts[PIT_COUNT:] or self.stores}
+
+    def doubtful(self, candidate: dict, following: dict) -> bool:
+        """Whether the candidate differs from the best reading holding `following`'s seeds only in
+        piles (DOUBTFUL_FROM seeds or more, read or in the candidate) and stores: piles hide seeds,
+        stores pile higher still (they weigh STORE_WEIGHT), and a count off there is no evidence of
+        a slip the camera can stand by. Every slip of sowing or capturing changes a pit as well."""
+        read = _region_counts(self.best_reading(following))
+        wanted = _region_counts(candidate)
+        return all(region >= PIT_COUNT or max(n, m) >= DOUBTFUL_FROM
+                   for region, (n, m) in enumerate(zip(read, wanted)) if n != m)
 
     def _best_with_seeds(self, following: dict) -> tuple[float, list[int]]:
         """(score, counts) of the most likely reading holding as many seeds as `following`."""
@@ -242,7 +255,29 @@ def _region_counts(state_json: dict) -> list[int]:
 
 
 def _log_probability(distribution: dict[int, float], count: int, weight: float) -> float:
-    return weight * math.log(max(distribution.get(count, 0.0), PROBABILITY_FLOOR))
+    """A region's weighed log-likelihood of holding `count` seeds: its distribution's chance, mixed
+    with seeds hidden under a pile (`hidden_seed_chance`), floored at PROBABILITY_FLOOR."""
+    chance = distribution.get(count, 0.0)
+    read = _most_likely(distribution)
+    hidden = hidden_seed_chance(read, count)
+    if hidden:
+        share = hidden_pile_share(read)
+        chance = (1 - share) * chance + share * hidden
+    return weight * math.log(max(chance, PROBABILITY_FLOOR))
+
+
+def hidden_pile_share(read: int) -> float:
+    """How often a region read as `read` seeds hides more than its distribution allows for
+    (HIDDEN_PILE_SHARES: measured on generated sessions)."""
+    return next((share for least, share in reversed(HIDDEN_PILE_SHARES) if read >= least), 0.0)
+
+
+def hidden_seed_chance(read: int, count: int) -> float:
+    """The chance of `count` seeds in a pile read as `read` when it hides more than its reading
+    allows for: any count from one more up to HIDDEN_PILE_SPAN of the reading more, alike (a
+    range, "at least `read`", not a sharp count)."""
+    span = max(1, math.ceil(HIDDEN_PILE_SPAN * read))
+    return 1.0 / span if read < count <= read + span else 0.0
 
 
 def _board_top_from_json(obj: object) -> np.ndarray:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -183,3 +184,27 @@ def test_best_reading_without_stores_counts_the_pits_alone():
     regions = tuple(certain(4) for _ in range(12)) + (certain(3), certain(5))
     observation = WariObservation(None, regions, 1.0)
     assert observation.best_log_likelihood({"pits": [4] * 12}) == pytest.approx(0.0)
+
+
+def test_a_big_pile_read_sharply_may_hide_more_seeds_but_not_fewer():
+    from vision.wari_params import PROBABILITY_FLOOR
+
+    def cost(read: int, count: int) -> float:
+        regions = (certain(read),) + tuple(certain(0) for _ in range(13))
+        observation = WariObservation(None, regions, 1.0)
+        return -observation.log_likelihood({"pits": [count] + [0] * 11, "stores": [0, 0]})
+
+    floor = -math.log(PROBABILITY_FLOOR)
+    # Read as 17 for sure: 20 seeds ("at least 17") is a range the reading allows, 15 is not.
+    assert cost(17, 20) < 4.6 < floor == pytest.approx(cost(17, 15))
+    assert cost(17, 20) == pytest.approx(cost(17, 18))
+    # A small pit read for sure keeps its sharp count either way.
+    assert cost(5, 6) == pytest.approx(floor) == pytest.approx(cost(5, 4))
+
+
+def test_a_reading_is_doubtful_only_where_piles_or_stores_differ():
+    regions = (certain(14),) + tuple(certain(3) for _ in range(11)) + (certain(1), certain(0))
+    observation = WariObservation(None, regions, 1.0)
+    following = {"pits": [14] + [3] * 11, "stores": [1, 0]}
+    assert observation.doubtful({"pits": [15] + [3] * 11, "stores": [0, 0]}, following)
+    assert not observation.doubtful({"pits": [15, 2] + [3] * 10, "stores": [1, 0]}, following)
