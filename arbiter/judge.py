@@ -22,6 +22,15 @@ from engines.errors import ArbiterError
 # (a disc moved, a pit emptied) costs far more on the recognisers' graded likelihoods.
 FIT_ODDS = 100.0
 FIT_MARGIN = math.log(FIT_ODDS)
+# Between the fitting bar and odds of 1:10,000 the picture leaves the judge unsure: with players
+# slipping once in a hundred moves, a picture that favours a slip by R to 1 makes it a slip with
+# chance R / (R + 99), from one half at the fitting bar to 0.99 here. Where the recogniser says
+# the difference lies only where it cannot count well (`doubtful`: Wari piles that hide seeds),
+# such a picture is not called illegal: the legal move (or no change) it nearly fits is taken and
+# the players are asked to check. Past these odds, or where the recogniser sees clearly, a slip
+# is called.
+ASK_ODDS = 10_000.0
+ASK_MARGIN = math.log(ASK_ODDS)
 
 # How many positions back the table may be put when players take moves back (the position
 # "went back"); going further back is a correction the players make explicitly (an override).
@@ -38,6 +47,9 @@ MAX_MOVES_BETWEEN = 4
 
 # How a verdict counts the moves since the last picture, in the words players read.
 COUNTS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
+
+# How the note of a move taken in doubt begins (ASK_ODDS).
+UNSURE = "not sure"
 
 # Verdict kinds, also the `verdict` key of a transition; MOVES is three or more moves.
 OPENING, SAME, MOVE, TWO_MOVES, MOVES, UNDO, ILLEGAL = (
@@ -221,8 +233,17 @@ class Judge:
         # The reason compares the position with the picture's best reading of a position the game
         # can be in (Wari: holding its seeds), so that it names the pits that differ rather than a
         # seed total a pile's hidden seeds put wrong.
-        return Verdict(ILLEGAL, current, reading,
-                       reason=self._illegal_reason(current, observation.best_reading(current.to_json())))
+        reason = self._illegal_reason(current, observation.best_reading(current.to_json()))
+        followed = current.to_json()
+        doubted = [c for c in [(SAME, current, ())] + [(MOVE, state, moves) for state, moves in successors]
+                   if score(c[1]) >= threshold - (ASK_MARGIN - FIT_MARGIN)
+                   and doubtful(observation, c[1].to_json(), followed)]
+        if doubted:
+            kind, state, moves = max(doubted, key=lambda c: score(c[1]))
+            if kind == SAME:
+                return self._verdict(SAME, state, reading, ())
+            return self._verdict(kind, state, reading, moves, note=f"{UNSURE}: {reason}; please check the table")
+        return Verdict(ILLEGAL, current, reading, reason=reason)
 
     def _played_on_pending(self, observation, reading: dict) -> Verdict | None:
         """The flagged moves and the moves after them, if play went on from the flagged position."""
@@ -306,6 +327,13 @@ class Judge:
         self.history.append(state)
         self.alerts = 0
         self.pending = None
+
+
+def doubtful(observation, candidate: dict, following: dict) -> bool:
+    """Whether the recogniser says the candidate differs from its reading only where it cannot
+    see well enough to call a slip (an optional observation method; none: it sees clearly)."""
+    method = getattr(observation, "doubtful", None)
+    return bool(method(candidate, following)) if method is not None else False
 
 
 def replay(profile: dict, rules, image_paths: Iterable[str]) -> Iterator[dict]:

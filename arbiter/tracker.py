@@ -202,9 +202,11 @@ class Tracker:
             # at the start all the same, so that the game's history holds every position.
             self.store.log(self.game_id, "start", self.judge.standard_start().to_json())
         store_verdict = {OPENING: "start", UNDO: "undo"}.get(verdict.kind, "move")
+        # A move's note (taken in doubt, or several since the last picture) is kept as its reason:
+        # the page shows it beside the move.
         self.store.log(self.game_id, store_verdict, verdict.state.to_json(),
                        move=transition["moves"] if len(verdict.moves) > 1 else transition["move"],
-                       recognised=verdict.recognised)
+                       reason=verdict.note, recognised=verdict.recognised)
         self.judge.apply(verdict)
         self._pending_illegal = None
         self._last_stable = _Stable(label, frame)

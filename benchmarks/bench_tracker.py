@@ -4,17 +4,21 @@ For every session in ../shared/bench/{varanasi,wari,wari-referee}/S*: calibrate 
 session's calibration (or start) photo, replay the photographed game seq*.jpg and compare each
 judged transition with the true move; then judge every illegal pair as a referee that followed
 the game would: from the true position before it (the truth's), the photo after it. Prints, per
-session and in total: moves inferred correctly / total, false illegal alarms, illegal pairs
-flagged / total, Wari pairs whose reason names a pit, store or turn, seconds; and each pair's
-reason with `--reasons`.
+session and in total: moves inferred correctly / total (and how many of them were taken with a
+question, "not sure: ... please check the table"), false illegal alarms, illegal pairs flagged /
+total (and how many were asked about instead), Wari pairs whose reason names a pit, store or
+turn, seconds; and each pair's reason with `--reasons`.
 `--camera turned|tilted|soft` first re-shoots every photo through another camera (reshoot.py), as
 a stand-in for unseen sessions. `--fresh N` also renders N sessions per game that nobody has
 looked at (seeds from `--fresh-seed`, new ones each run: Wari through `python -m
-training.wari_render`, a random game photographed after every move; Varanasi through the synthetic
-renderer's simulated table, a random set-up and game with one partial take as its illegal pair)
-and reports them apart.
+training.wari_render`, a game photographed after every move, 30 random moves or, for every other
+pair of seeds, 60 moves of a player building a big pile, with one slip of each kind; Varanasi
+through the synthetic renderer's simulated table, a random set-up and game with one partial take
+as its illegal pair) and reports them apart; `--fresh-dir DIR` keeps them (and reuses those
+already there), `--fresh-only` skips the bench.
 
-    python3 benchmarks/bench_tracker.py [--camera NAME] [--fresh N --fresh-seed S] [BENCH_DIR]
+    python3 benchmarks/bench_tracker.py [--camera NAME] [--fresh N --fresh-seed S [--fresh-dir DIR]
+                                        [--fresh-only]] [--reasons] [BENCH_DIR]
 """
 from __future__ import annotations
 
@@ -28,7 +32,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from arbiter.judge import Judge, replay
+from arbiter.judge import UNSURE, Judge, replay
 from engines import load_rules
 from engines.errors import ArbiterError
 from vision import recognize
@@ -75,7 +79,7 @@ def bench_session(game: str, folder: Path) -> dict:
     rules = session_rules(game, truth)
     sequence = truth["sequence"]
     paths = [str(folder / item["image"]) for item in sequence]
-    correct, false_alarms, wrong, judged = 0, 0, [], []
+    correct, false_alarms, asked, wrong, judged = 0, 0, 0, [], []
     played = [item["next_move"] for item in sequence[:-1]]
     for index, transition in enumerate(replay(profile, rules, paths)):
         expected, moves = played[index], transition["moves"]
@@ -87,23 +91,31 @@ def bench_session(game: str, folder: Path) -> dict:
             # Several legal moves follow false alarms (counted as such) and end with this photo's move.
             correct += 1
             right = True
+            if (transition.get("note") or "").startswith(UNSURE):
+                asked += 1
+                wrong.append(f"{sequence[index + 1]['image']}: asked: {transition['note']}")
         else:
             wrong.append(f"{sequence[index + 1]['image']}: inferred {transition['moves']} for {expected}")
         judged.append((transition["confidence"], right))
     pairs = truth.get("illegal_pairs", [])
-    flagged, named, reasons = 0, 0, []
+    flagged, named, pairs_asked, reasons = 0, 0, 0, []
     for pair in pairs:
         judge = Judge(rules, [rules.state_from_json(true_state(game, pair))])
         verdict = judge.judge(recognize(read_image(folder / pair["after"]["image"]), profile))
-        reasons.append(f"{pair['after']['image']} {pair['kind']}: {verdict.reason}")
+        reasons.append(f"{pair['after']['image']} {pair['kind']}: {verdict.reason or verdict.note}")
         judged.append((verdict.confidence, not verdict.legal))
+        if verdict.legal and (verdict.note or "").startswith(UNSURE):
+            pairs_asked += 1
+            wrong.append(f"{pair['after']['image']}: {pair['kind']} asked, not flagged: {verdict.note}")
+            continue
         if verdict.legal:
             wrong.append(f"{pair['after']['image']}: {pair['kind']} not flagged ({verdict.kind})")
             continue
         flagged += 1
         named += any(word in (verdict.reason or "") for word in NAMING_WORDS)
     return {"session": f"{game}/{folder.name}", "moves": len(sequence) - 1, "correct": correct,
-            "false_alarms": false_alarms, "pairs": len(pairs), "flagged": flagged, "named": named,
+            "false_alarms": false_alarms, "asked": asked, "pairs": len(pairs), "flagged": flagged,
+            "pairs_asked": pairs_asked, "named": named,
             "seconds": time.perf_counter() - started, "wrong": wrong, "reasons": reasons, "judged": judged}
 
 
@@ -112,14 +124,24 @@ NAMING_WORDS = ("pit ", "store ", "turn", "vanished", "appeared", "declared", "o
 
 
 def fresh_wari_session(folder: Path, seed: int, plies: int) -> Path:
-    """A photographic Wari session nobody has looked at: the start, then every move of a random game."""
+    """A photographic Wari session nobody has looked at: the start, then every move of a game, and
+    FRESH_SLIPS slips at positions of it. Every other pair of seeds plays a long game that builds
+    big piles (hoarding, twice the plies); the style alternates with the seed."""
     import subprocess
 
     style = ("nicker", "glass")[seed % 2]
+    play = ("random", "hoarding")[seed // 2 % 2]
+    if folder.joinpath("truth.json").exists():  # rendered before into --fresh-dir
+        return folder
     subprocess.run([sys.executable, "-m", "training.wari_render", str(folder), "--style", style, "--session", str(seed),
-                    "--positions", "0", "--sequence", str(plies)], check=True, capture_output=True,
+                    "--positions", "0", "--sequence", str(plies * (2 if play == "hoarding" else 1)), "--play", play,
+                    "--illegal", str(FRESH_SLIPS)], check=True, capture_output=True,
                    cwd=Path(__file__).resolve().parents[1])
     return folder
+
+
+# Slips photographed per fresh Wari session: each kind (training.wari_render.mistakes) once.
+FRESH_SLIPS = 6
 
 
 def fresh_varanasi_session(folder: Path, seed: int, plies: int) -> Path:
@@ -130,7 +152,9 @@ def fresh_varanasi_session(folder: Path, seed: int, plies: int) -> Path:
     from arbiter.demo import bundled_pieceset
     from device.simulated import scripted_positions, simulated_table
 
-    folder.mkdir(parents=True)
+    if folder.joinpath("truth.json").exists():  # rendered before into --fresh-dir
+        return folder
+    folder.mkdir(parents=True, exist_ok=True)
     rules = load_rules({"game": "varanasi"})
     pieceset = bundled_pieceset("nestor-standard.json")
     table = simulated_table("varanasi", seed, pieceset=pieceset)
@@ -186,54 +210,38 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--reasons", action="store_true", help="print every illegal pair's reason")
     parser.add_argument("--fresh", type=int, default=0, metavar="N", help="also render N unseen sessions per game")
     parser.add_argument("--fresh-seed", type=int, default=9100, help="the first fresh session's seed")
+    parser.add_argument("--fresh-dir", type=Path, metavar="DIR",
+                        help="keep the fresh sessions in DIR (GAME-SEED folders), reusing those already there")
+    parser.add_argument("--fresh-only", action="store_true", help="judge only the fresh sessions, not the bench")
     parser.add_argument("bench", nargs="?", type=Path, default=DEFAULT_BENCH)
     args = parser.parse_args(argv[1:])
     if not any(next((args.bench / group).glob("S*"), None) for group in GROUPS):
         parser.error(f"no session folders of {', '.join(GROUPS)} in {args.bench}")
-    totals = {"moves": 0, "correct": 0, "false_alarms": 0, "pairs": 0, "flagged": 0, "named": 0, "seconds": 0.0}
-    judged = []
-    for group, game in GROUPS.items():
+    totals, fresh_totals, judged = dict.fromkeys(COUNTED, 0), dict.fromkeys(COUNTED, 0), []
+    for group, game in ({} if args.fresh_only else GROUPS).items():
         for folder in sorted((args.bench / group).glob("S*")):
             try:
                 with tempfile.TemporaryDirectory() as scratch:
                     shot = reshot_session(folder, args.camera, Path(scratch) / folder.name) if args.camera else folder
                     result = bench_session(game, shot)
-                    result["session"] = f"{group}/{folder.name}"
             except ArbiterError as exc:
                 print(f"{group}/{folder.name}: failed: {exc}")
                 continue
-            for key in totals:
-                totals[key] += result[key]
-            judged += result["judged"]
-            print(f"{result['session']}: moves {result['correct']}/{result['moves']}, "
-                  f"false alarms {result['false_alarms']}, illegal pairs flagged "
-                  f"{result['flagged']}/{result['pairs']} (reason names where: {result['named']}), "
-                  f"{result['seconds']:.1f} s")
-            for line in result["wrong"] + (result["reasons"] if args.reasons else []):
-                print(f"    {line}")
-    print(f"total: moves inferred {totals['correct']}/{totals['moves']}, false illegal alarms "
-          f"{totals['false_alarms']}, illegal pairs flagged {totals['flagged']}/{totals['pairs']} "
-          f"(reason names where: {totals['named']}), {totals['seconds']:.1f} s")
+            report(f"{group}/{folder.name}", result, totals, judged, args.reasons)
+    if not args.fresh_only:
+        print(f"total: {summary(totals)}")
     if args.fresh:
-        fresh_totals = {"moves": 0, "correct": 0, "false_alarms": 0, "pairs": 0, "flagged": 0}
         with tempfile.TemporaryDirectory() as scratch:
             for game, make in FRESH.items():
                 for seed in range(args.fresh_seed, args.fresh_seed + args.fresh):
-                    folder = make(Path(scratch) / f"{game}-{seed}", seed, FRESH_PLIES[game])
+                    folder = make((args.fresh_dir or Path(scratch)) / f"{game}-{seed}", seed, FRESH_PLIES[game])
                     try:
                         result = bench_session(game, folder)
                     except ArbiterError as exc:
                         print(f"fresh {game} {seed}: failed: {exc}")
                         continue
-                    for key in fresh_totals:
-                        fresh_totals[key] += result[key]
-                    judged += [(confidence, right) for confidence, right in result["judged"]]
-                    print(f"fresh {game} {seed}: moves {result['correct']}/{result['moves']}, false alarms "
-                          f"{result['false_alarms']}, illegal pairs flagged {result['flagged']}/{result['pairs']}")
-                    for line in result["wrong"]:
-                        print(f"    {line}")
-        print(f"fresh total: moves inferred {fresh_totals['correct']}/{fresh_totals['moves']}, false illegal alarms "
-              f"{fresh_totals['false_alarms']}, illegal pairs flagged {fresh_totals['flagged']}/{fresh_totals['pairs']}")
+                    report(f"fresh {game} {seed}", result, fresh_totals, judged, args.reasons)
+        print(f"fresh total: {summary(fresh_totals)}")
     print("reliability: verdict confidence -> verdicts right (moves inferred, illegal pairs flagged)")
     for low, high in RELIABILITY_BUCKETS:
         inside = [right for confidence, right in judged if low <= confidence < high]
@@ -243,6 +251,24 @@ def main(argv: list[str]) -> int:
 
 
 RELIABILITY_BUCKETS = ((0.0, 0.5), (0.5, 0.9), (0.9, 0.99), (0.99, 1.01))
+COUNTED = ("moves", "correct", "asked", "false_alarms", "pairs", "flagged", "pairs_asked", "named", "seconds")
+
+
+def summary(counts: dict) -> str:
+    """One line of figures: moves inferred (of which asked about), false alarms, illegal pairs."""
+    return (f"moves inferred {counts['correct']}/{counts['moves']} (asked about {counts['asked']}), false illegal "
+            f"alarms {counts['false_alarms']}, illegal pairs flagged {counts['flagged']}/{counts['pairs']} (asked about "
+            f"{counts['pairs_asked']}; reason names where: {counts['named']}), {counts['seconds']:.1f} s")
+
+
+def report(name: str, result: dict, totals: dict, judged: list, reasons: bool) -> None:
+    """Print one session's figures and what it got wrong; add them to `totals` and `judged`."""
+    for key in totals:
+        totals[key] += result[key]
+    judged += result["judged"]
+    print(f"{name}: {summary(result)}")
+    for line in result["wrong"] + (result["reasons"] if reasons else []):
+        print(f"    {line}")
 
 
 if __name__ == "__main__":

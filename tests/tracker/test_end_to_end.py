@@ -67,3 +67,6 @@ def test_a_game_with_every_third_picture_missing_is_recorded_whole(tmp_path):
         assert len([e for e in events if e["type"] == "illegal"]) == 2  # the gaps after pictures 2 and 5
         assert tracker.judge.history == states
         assert store.game_history(tracker.game_id)[-1] == states[-1].to_json()
+        # The moves taken after each gap say so beside them, on the page and in the record.
+        noted = [record.reason for record in store.moves(tracker.game_id) if record.verdict == "move" and record.reason]
+        assert len(noted) == 2 and all("played on from the flagged table" in reason for reason in noted)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from arbiter.judge import FIT_MARGIN, ILLEGAL, MOVE, MOVES, OPENING, SAME, TWO_MOVES, UNDO, Judge
+from arbiter.judge import ASK_MARGIN, FIT_MARGIN, ILLEGAL, MOVE, MOVES, OPENING, SAME, TWO_MOVES, UNDO, UNSURE, Judge
 from tests.tracker.fakes import FakeObservation, random_varanasi_game, random_wari_game
 
 COLOURS = ("blue", "green", "orange", "purple", "red", "yellow")
@@ -296,3 +296,52 @@ def test_a_verdict_says_how_sure_it_is(wari):
     far = FakeObservation({"game": "wari", "pits": [0] * 11 + [48], "stores": [0, 0]})
     flagged = started(wari, start).judge(far)
     assert not flagged.legal and flagged.confidence > 0.99
+
+
+def _wari_reading(position: dict, overrides: dict):
+    """A WariObservation reading every pit and store for sure, but for `overrides` (region -> distribution)."""
+    from vision.wari import WariObservation
+
+    regions = [{n: 1.0} for n in position["pits"] + position["stores"]]
+    for region, distribution in overrides.items():
+        regions[region] = distribution
+    return WariObservation(None, tuple(regions), 0.9)
+
+
+def test_a_move_off_the_reading_only_in_piles_is_asked_about_not_called_illegal(wari):
+    before = wari.state_from_json({"game": "wari", "pits": [3, 1, 2, 0, 1, 11, 2, 2, 1, 3, 2, 4],
+                                   "stores": [10, 6], "to_move": "south"})
+    move = next(m for m in wari.legal_moves(before) if wari.apply(before, m).to_json()["pits"][5] == 12)
+    after = wari.apply(before, move).to_json()
+    # The pile of 12 read as 13 for sure (a seed from the store at its side taken for one of its
+    # own): the move is off the reading by odds between 1:100 and 1:10,000, only in the pile and a store.
+    seen = dict(after, pits=list(after["pits"]), stores=list(after["stores"]))
+    seen["pits"][5] += 1
+    seen["stores"][0] -= 1
+    observation = _wari_reading(seen, {5: {13: 0.999, 12: 0.001}, 12: {9: 0.9, 10: 0.1}})
+    gap = observation.best_log_likelihood(after) - observation.log_likelihood(after)
+    assert FIT_MARGIN < gap < ASK_MARGIN
+    verdict = Judge(wari, history=[before]).judge(observation)
+    assert verdict.legal and verdict.kind == MOVE and verdict.moves == (move,)
+    assert verdict.note.startswith(UNSURE) and "South's pit f" in verdict.note
+    assert verdict.confidence < 0.5
+    # The same doubt in a pit of 2 seeds, which the camera counts for sure: a slip is called.
+    small = dict(after, pits=list(after["pits"]), stores=list(after["stores"]))
+    small["pits"][0] += 1
+    small["stores"][0] -= 1
+    flagged = Judge(wari, history=[before]).judge(
+        _wari_reading(small, {0: {after["pits"][0] + 1: 0.999, after["pits"][0]: 0.001}, 12: {9: 0.9, 10: 0.1}}))
+    assert flagged.kind == ILLEGAL
+
+
+def test_a_move_far_off_the_reading_in_piles_is_still_illegal(wari):
+    before = wari.state_from_json({"game": "wari", "pits": [3, 1, 2, 0, 1, 11, 2, 2, 1, 3, 2, 4],
+                                   "stores": [10, 6], "to_move": "south"})
+    move = next(m for m in wari.legal_moves(before) if wari.apply(before, m).to_json()["pits"][5] == 12)
+    after = wari.apply(before, move).to_json()
+    seen = dict(after, pits=list(after["pits"]), stores=list(after["stores"]))
+    seen["pits"][5] -= 3
+    seen["stores"][0] += 3
+    # Read for sure as 9: three seeds fewer, outside every doubt the recogniser allows for.
+    verdict = Judge(wari, history=[before]).judge(_wari_reading(seen, {5: {9: 1.0}}))
+    assert verdict.kind == ILLEGAL
