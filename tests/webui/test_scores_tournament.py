@@ -197,3 +197,27 @@ def test_a_result_entered_by_hand_can_be_edited_and_deleted_and_stays_on_record(
     assert 'value="0.5-0.5"' in page  # undecided again: the result can be entered anew
     refused = post_form(client, f"/tournament/match/{match_id}/result/delete")
     assert refused.status_code == 400 and "only a result entered by hand" in refused.get_data(as_text=True)
+
+
+def test_standings_download_as_csv_in_their_order(table, client):
+    for name in ("Ama", "Kofi", "=cmd|calc"):
+        assert post_form(client, "/tournament/players", name=name).status_code == 303
+    created = post_form(client, "/tournament/new", name="Club night (Dec)")
+    tournament_id = int(created.headers["Location"].split("id=")[1])
+    client.post(f"/tournament/{tournament_id}/pair", data={
+        "csrf_token": csrf_of(client), "game": "wari", "system": "round_robin", "entrant": ["Ama", "Kofi", "=cmd|calc"]})
+    game = next(m for m in table.tracker.store.matches(tournament_id) if len(m["players"]) == 2)
+    home, away = (p["name"] for p in game["players"])
+    post_form(client, f"/tournament/match/{game['id']}/result", home_score="30.5", away_score="18")
+    reply = client.get(f"/tournament/{tournament_id}/standings.csv")
+    assert reply.status_code == 200 and reply.mimetype == "text/csv"
+    assert "Club-night--Dec-standings.csv" in reply.headers["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(reply.get_data(as_text=True))))
+    assert [r["place"] for r in rows] == ["1", "2", "3"]
+    as_text = {name: f"'{name}" if name.startswith("=") else name for name in ("Ama", "Kofi", "=cmd|calc")}
+    assert {r["entrant"] for r in rows} == set(as_text.values())  # "=cmd|calc" a spreadsheet reads as text
+    assert rows[-1]["entrant"] == as_text[away] and rows[-1]["points"] == "0"  # the loser, last
+    assert rows[-1]["wins"] == "0" and rows[-1]["losses"] == "1" and rows[-1]["score_difference"] == "-12.5"
+    page = client.get(f"/tournament?id={tournament_id}").get_data(as_text=True)
+    assert f"/tournament/{tournament_id}/standings.csv" in page and "Club night (Dec)" in page
+    assert client.get("/tournament/999/standings.csv").status_code == 404

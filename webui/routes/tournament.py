@@ -6,9 +6,13 @@ the matches were paired (`arbiter.tournament.number_rounds`).
 """
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, redirect, render_template, request, url_for
+import csv
+import io
+
+from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 
 from arbiter.scoring import BYE, hand_result, is_bye, match_summary
+from arbiter.spreadsheet import safe_row
 from arbiter.store import now_iso
 from arbiter.tournament import Result, number_rounds, round_robin, standings, swiss_round
 from engines import game_info, load_rules
@@ -78,6 +82,35 @@ def entrants_of(games: list[dict]) -> list[str]:
     return sorted({name for g in games for name in (g["home"], g["away"]) if name})
 
 
+def standings_of(games: list[dict]) -> list:
+    """The standings of a tournament's games (none before two entrants are paired)."""
+    entrants = entrants_of(games)
+    return standings(entrants, *results_and_byes(games)) if len(entrants) >= 2 else []
+
+
+# The standings CSV's columns, as the page shows them (place "1=" for a shared place).
+STANDINGS_COLUMNS = ("place", "entrant", "points", "buchholz", "sonneborn_berger", "score_difference",
+                     "played", "wins", "draws", "losses", "byes")
+
+
+@bp.get("/tournament/<int:tournament_id>/standings.csv")
+def standings_csv(tournament_id: int):
+    """The standings as a spreadsheet opens them: one row per entrant, in order."""
+    store = companion().store
+    tournament = next((t for t in store.tournaments() if t["id"] == tournament_id), None)
+    if tournament is None:
+        abort(404, description=f"no tournament with id {tournament_id}")
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(STANDINGS_COLUMNS)
+    for standing in standings_of(tournament_games(store, tournament_id)):
+        cells = safe_row(getattr(standing, column) for column in STANDINGS_COLUMNS)
+        writer.writerow(f"{cell:g}" if isinstance(cell, float) else cell for cell in cells)  # 1.5, not 1.50
+    name = "".join(c if c.isascii() and c.isalnum() else "-" for c in tournament["name"]).strip("-") or f"tournament-{tournament_id}"
+    return Response(out.getvalue(), mimetype="text/csv",
+                    headers={"Content-Disposition": f"attachment; filename={name}-standings.csv"})
+
+
 @bp.get("/tournament")
 def page():
     store = companion().store
@@ -87,8 +120,7 @@ def page():
         abort(404, description=f"no tournament with id {chosen}")
     games = tournament_games(store, chosen) if chosen else []
     entrants = entrants_of(games)
-    results, byes = results_and_byes(games)
-    table = standings(entrants, results, byes) if len(entrants) >= 2 else []
+    table = standings_of(games)
     rounds = {}
     for game in games:
         rounds.setdefault(game["round"], []).append(game)
