@@ -25,7 +25,12 @@ import numpy as np
 from arbiter.spreadsheet import safe_row
 from engines.errors import ArbiterError
 
-SCHEMA_VERSION = 2  # 2: matches name the table that plays them
+SCHEMA_VERSION = 3  # 2: matches name the table that plays them; 3: tournaments keep their pairing system
+# What upgrades a database of each earlier schema version to the next one.
+MIGRATIONS = {
+    1: "ALTER TABLE matches ADD COLUMN table_name TEXT",  # their matches belong to no named table
+    2: "ALTER TABLE tournaments ADD COLUMN system TEXT",  # chosen again when the next round is paired
+}
 
 # Verdicts of the move log. The first group sets the position; the others only report.
 POSITION_VERDICTS = ("start", "move", "undo", "override", "accept")
@@ -37,7 +42,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS players (
     id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS tournaments (
-    id INTEGER PRIMARY KEY, name TEXT NOT NULL, created_at TEXT NOT NULL);
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL, created_at TEXT NOT NULL, system TEXT);
 CREATE TABLE IF NOT EXISTS matches (
     id INTEGER PRIMARY KEY, tournament_id INTEGER REFERENCES tournaments(id),
     game TEXT NOT NULL, rules TEXT NOT NULL, created_at TEXT NOT NULL,
@@ -157,10 +162,13 @@ class Store:
         if row is None:
             # Several processes may open a new database at once: the first to write the version wins.
             self._db.execute("INSERT OR IGNORE INTO meta VALUES ('schema_version', ?)", (str(SCHEMA_VERSION),))
-        elif row[0] == "1":
-            # Records made before tables had names: their matches belong to no named table.
+        elif row[0] in {str(version) for version in MIGRATIONS}:
             with self._db:
-                self._db.execute("ALTER TABLE matches ADD COLUMN table_name TEXT")
+                # Several processes may open an old database at once: the first to lock it upgrades it.
+                self._db.execute("BEGIN IMMEDIATE")
+                version = int(self._db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0])
+                for step in range(version, SCHEMA_VERSION):
+                    self._db.execute(MIGRATIONS[step])
                 self._db.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
         elif row[0] != str(SCHEMA_VERSION):
             raise StoreError(f"{self.path}: database schema version {row[0]}, this Arbiter reads {SCHEMA_VERSION}")
@@ -220,8 +228,14 @@ class Store:
         return self._write("INSERT INTO tournaments (name, created_at) VALUES (?, ?)", (name.strip(), now_iso()))
 
     def tournaments(self) -> list[dict]:
-        rows = self._read("SELECT id, name, created_at FROM tournaments ORDER BY id")
-        return [{"id": r[0], "name": r[1], "created_at": r[2]} for r in rows]
+        """Every tournament: id, name, created_at and its pairing system (None until its first round)."""
+        rows = self._read("SELECT id, name, created_at, system FROM tournaments ORDER BY id")
+        return [{"id": r[0], "name": r[1], "created_at": r[2], "system": r[3]} for r in rows]
+
+    def set_tournament_system(self, tournament_id: int, system: str) -> None:
+        """Keep the pairing system the tournament's first round chose, for every later round."""
+        self._one("tournament", "SELECT id FROM tournaments WHERE id=?", (tournament_id,))
+        self._write("UPDATE tournaments SET system=? WHERE id=? AND system IS NULL", (system, tournament_id))
 
     # Matches and games -------------------------------------------------------------------------
     def new_match(self, rules_json: dict, player_ids=(), tournament_id: int | None = None,

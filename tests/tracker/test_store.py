@@ -178,9 +178,29 @@ def test_a_store_of_the_first_schema_is_upgraded_in_place(tmp_path):
     path = tmp_path / "old.sqlite3"
     with Store(path) as store:
         store.new_match({"game": "wari"})
-    with sqlite3.connect(path) as db:  # as the first schema left it: no table names
+    with sqlite3.connect(path) as db:  # as the first schema left it: no table names, no pairing systems
         db.execute("ALTER TABLE matches DROP COLUMN table_name")
+        db.execute("ALTER TABLE tournaments DROP COLUMN system")
         db.execute("UPDATE meta SET value='1' WHERE key='schema_version'")
     with Store(path) as store:
         assert store.match(1)["table"] is None
         assert store.new_match({"game": "wari"}, table="Table 1") == 2
+        assert store.add_tournament("Spring open") == 1 and store.tournaments()[0]["system"] is None
+
+
+def test_a_store_of_the_second_schema_keeps_its_tournaments_and_learns_their_systems(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "v2.sqlite3"
+    with Store(path) as store:
+        store.add_tournament("Club night")
+    with sqlite3.connect(path) as db:  # as the second schema left it: no pairing systems
+        db.execute("ALTER TABLE tournaments DROP COLUMN system")
+        db.execute("UPDATE meta SET value='2' WHERE key='schema_version'")
+    with Store(path) as store:
+        assert store.tournaments()[0]["name"] == "Club night" and store.tournaments()[0]["system"] is None
+        store.set_tournament_system(1, "swiss")
+        store.set_tournament_system(1, "round_robin")  # the first round's choice stays
+        assert store.tournaments()[0]["system"] == "swiss"
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == "3"

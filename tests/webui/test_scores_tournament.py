@@ -221,3 +221,36 @@ def test_standings_download_as_csv_in_their_order(table, client):
     page = client.get(f"/tournament?id={tournament_id}").get_data(as_text=True)
     assert f"/tournament/{tournament_id}/standings.csv" in page and "Club night (Dec)" in page
     assert client.get("/tournament/999/standings.csv").status_code == 404
+
+
+def test_the_pairing_system_is_kept_from_the_first_round(table, client):
+    names = ("Ama", "Kofi", "Yaw", "Esi")
+    for name in names:
+        post_form(client, "/tournament/players", name=name)
+    created = post_form(client, "/tournament/new", name="Swiss night")
+    tournament_id = int(created.headers["Location"].split("id=")[1])
+    client.post(f"/tournament/{tournament_id}/pair", data={
+        "csrf_token": csrf_of(client), "game": "wari", "system": "swiss", "entrant": list(names)})
+    store = table.tracker.store
+    for match in store.matches(tournament_id):
+        post_form(client, f"/tournament/match/{match['id']}/result", result="1-0")
+    page = client.get(f"/tournament?id={tournament_id}").get_data(as_text=True)
+    assert "System: <strong>Swiss</strong>" in page and '<select name="system">' not in page
+    # A form that still says round robin pairs Swiss all the same: the two winners meet.
+    assert post_form(client, f"/tournament/{tournament_id}/pair", game="wari", system="round_robin").status_code == 303
+    winners = {m["players"][0]["name"] for m in store.matches(tournament_id)[:2]}
+    second = [{p["name"] for p in m["players"]} for m in store.matches(tournament_id)[2:]]
+    assert winners in second
+
+
+def test_a_complete_round_robin_offers_no_further_round(table, client):
+    for name in ("Ama", "Kofi"):
+        post_form(client, "/tournament/players", name=name)
+    created = post_form(client, "/tournament/new", name="Final")
+    tournament_id = int(created.headers["Location"].split("id=")[1])
+    client.post(f"/tournament/{tournament_id}/pair", data={
+        "csrf_token": csrf_of(client), "game": "wari", "system": "round_robin", "entrant": ["Ama", "Kofi"]})
+    match = table.tracker.store.matches(tournament_id)[0]
+    post_form(client, f"/tournament/match/{match['id']}/result", result="0.5-0.5")
+    page = client.get(f"/tournament?id={tournament_id}").get_data(as_text=True)
+    assert "The round robin is complete" in page and "Pair round 2" not in page

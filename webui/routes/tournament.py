@@ -125,9 +125,11 @@ def page():
     for game in games:
         rounds.setdefault(game["round"], []).append(game)
     at_table = store.game(companion().tracker.game_id)["match_id"]
+    system = next((t["system"] for t in tournaments if t["id"] == chosen), None)
+    complete = system == "round_robin" and len(rounds) >= len(round_robin(entrants)) if len(entrants) >= 2 else False
     return render_template("tournament.html", tournaments=tournaments, chosen=chosen, rounds=rounds,
-                           standings=table, players=store.players(), systems=SYSTEMS,
-                           entrants=entrants, at_table=at_table)
+                           standings=table, players=store.players(), systems=SYSTEMS, system=system,
+                           complete=complete, entrants=entrants, at_table=at_table)
 
 
 @bp.post("/tournament/players")
@@ -154,7 +156,10 @@ def pair_next_round(tournament_id: int):
     game = request.form.get("game", "")
     # Pairings of this table's game follow its rules, so that they can be played here.
     rules = table.rules if game == table.game else load_rules({"game": game})
-    system = request.form.get("system", "")
+    # The system is chosen with the first round and kept: a Swiss round 2 never comes from the
+    # round-robin schedule because a form was left at its default.
+    kept = next(t["system"] for t in store.tournaments() if t["id"] == tournament_id)
+    system = kept or request.form.get("system", "")
     if system not in SYSTEMS:
         raise ArbiterError(f"unknown pairing system {system!r}: expected {' or '.join(SYSTEMS)}")
     games = tournament_games(store, tournament_id)
@@ -170,11 +175,13 @@ def pair_next_round(tournament_id: int):
     else:
         pairings = swiss_round(entrants, *results_and_byes(games))
     player_ids = {p["name"]: p["id"] for p in store.players()}
+    unknown = sorted({name for pairing in pairings for name in (pairing.home, pairing.away)
+                      if name is not None and name not in player_ids})
+    if unknown:
+        raise ArbiterError(f"not on the roster: {', '.join(unknown)}")
+    store.set_tournament_system(tournament_id, system)
     for pairing in pairings:
         seated = [name for name in (pairing.home, pairing.away) if name is not None]
-        unknown = [name for name in seated if name not in player_ids]
-        if unknown:
-            raise ArbiterError(f"not on the roster: {', '.join(unknown)}")
         match_id = store.new_match(rules.to_json(), [player_ids[name] for name in seated], tournament_id)
         if pairing.away is None:
             store.finish_match(match_id, BYE)
