@@ -25,11 +25,16 @@ import numpy as np
 from arbiter.spreadsheet import safe_row
 from engines.errors import ArbiterError
 
-SCHEMA_VERSION = 3  # 2: matches name the table that plays them; 3: tournaments keep their pairing system
-# What upgrades a database of each earlier schema version to the next one.
+# 2: matches name the table that plays them; 3: tournaments keep their pairing system, players
+# their rating, matches their round, and withdrawals are recorded.
+SCHEMA_VERSION = 3
+# What upgrades a database of each earlier schema version to the next one (tables new in a
+# version are made by the schema script itself).
 MIGRATIONS = {
-    1: "ALTER TABLE matches ADD COLUMN table_name TEXT",  # their matches belong to no named table
-    2: "ALTER TABLE tournaments ADD COLUMN system TEXT",  # chosen again when the next round is paired
+    1: ("ALTER TABLE matches ADD COLUMN table_name TEXT",),  # their matches belong to no named table
+    2: ("ALTER TABLE tournaments ADD COLUMN system TEXT",  # chosen again when the next round is paired
+        "ALTER TABLE players ADD COLUMN rating REAL",  # unrated
+        "ALTER TABLE matches ADD COLUMN round INTEGER"),  # rounds of earlier matches are inferred
 }
 
 # Verdicts of the move log. The first group sets the position; the others only report.
@@ -40,13 +45,17 @@ VERDICTS = POSITION_VERDICTS + REPORT_VERDICTS
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS players (
-    id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL);
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL UNIQUE, created_at TEXT NOT NULL, rating REAL);
 CREATE TABLE IF NOT EXISTS tournaments (
     id INTEGER PRIMARY KEY, name TEXT NOT NULL, created_at TEXT NOT NULL, system TEXT);
 CREATE TABLE IF NOT EXISTS matches (
     id INTEGER PRIMARY KEY, tournament_id INTEGER REFERENCES tournaments(id),
     game TEXT NOT NULL, rules TEXT NOT NULL, created_at TEXT NOT NULL,
-    finished_at TEXT, result TEXT, table_name TEXT);
+    finished_at TEXT, result TEXT, table_name TEXT, round INTEGER);
+CREATE TABLE IF NOT EXISTS withdrawals (
+    tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+    player_id INTEGER NOT NULL REFERENCES players(id), after_round INTEGER NOT NULL, at TEXT NOT NULL,
+    PRIMARY KEY (tournament_id, player_id));
 CREATE TABLE IF NOT EXISTS match_players (
     match_id INTEGER NOT NULL REFERENCES matches(id), seat INTEGER NOT NULL,
     player_id INTEGER NOT NULL REFERENCES players(id), PRIMARY KEY (match_id, seat));
@@ -168,7 +177,8 @@ class Store:
                 self._db.execute("BEGIN IMMEDIATE")
                 version = int(self._db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0])
                 for step in range(version, SCHEMA_VERSION):
-                    self._db.execute(MIGRATIONS[step])
+                    for statement in MIGRATIONS[step]:
+                        self._db.execute(statement)
                 self._db.execute("UPDATE meta SET value=? WHERE key='schema_version'", (str(SCHEMA_VERSION),))
         elif row[0] != str(SCHEMA_VERSION):
             raise StoreError(f"{self.path}: database schema version {row[0]}, this Arbiter reads {SCHEMA_VERSION}")
@@ -209,18 +219,21 @@ class Store:
         return rows[0]
 
     # Players and tournaments ------------------------------------------------------------------
-    def add_player(self, name: str) -> int:
+    def add_player(self, name: str, rating: float | None = None) -> int:
+        """A player of the roster, with an optional rating (seeding for Swiss pairings)."""
         name = name.strip() if isinstance(name, str) else ""
         if not name:
             raise StoreError("a player needs a non-empty name")
+        if rating is not None and not (isinstance(rating, (int, float)) and 0 <= rating < 10_000):
+            raise StoreError("a rating is a number from 0 to 9999")
         existing = self._read("SELECT id FROM players WHERE name=?", (name,))
         if existing:
             raise StoreError(f"a player named {name!r} already exists")
-        return self._write("INSERT INTO players (name, created_at) VALUES (?, ?)", (name, now_iso()))
+        return self._write("INSERT INTO players (name, created_at, rating) VALUES (?, ?, ?)", (name, now_iso(), rating))
 
     def players(self) -> list[dict]:
-        rows = self._read("SELECT id, name, created_at FROM players ORDER BY name")
-        return [{"id": r[0], "name": r[1], "created_at": r[2]} for r in rows]
+        rows = self._read("SELECT id, name, created_at, rating FROM players ORDER BY name")
+        return [{"id": r[0], "name": r[1], "created_at": r[2], "rating": r[3]} for r in rows]
 
     def add_tournament(self, name: str) -> int:
         if not isinstance(name, str) or not name.strip():
@@ -232,6 +245,17 @@ class Store:
         rows = self._read("SELECT id, name, created_at, system FROM tournaments ORDER BY id")
         return [{"id": r[0], "name": r[1], "created_at": r[2], "system": r[3]} for r in rows]
 
+    def withdraw(self, tournament_id: int, player_id: int, after_round: int) -> None:
+        """The player leaves the tournament after `after_round`: not paired again, still ranked."""
+        self._one("tournament", "SELECT id FROM tournaments WHERE id=?", (tournament_id,))
+        self._write("INSERT OR IGNORE INTO withdrawals VALUES (?, ?, ?, ?)", (tournament_id, player_id, after_round, now_iso()))
+
+    def withdrawals(self, tournament_id: int) -> dict[str, int]:
+        """{player name: the round after which they withdrew} of a tournament."""
+        rows = self._read("SELECT p.name, w.after_round FROM withdrawals w JOIN players p ON p.id = w.player_id "
+                          "WHERE w.tournament_id=?", (tournament_id,))
+        return dict(rows)
+
     def set_tournament_system(self, tournament_id: int, system: str) -> None:
         """Keep the pairing system the tournament's first round chose, for every later round."""
         self._one("tournament", "SELECT id FROM tournaments WHERE id=?", (tournament_id,))
@@ -239,9 +263,10 @@ class Store:
 
     # Matches and games -------------------------------------------------------------------------
     def new_match(self, rules_json: dict, player_ids=(), tournament_id: int | None = None,
-                  table: str | None = None) -> int:
+                  table: str | None = None, round_number: int | None = None) -> int:
         """A match between seated players (seat = index in player_ids) under one rules object,
-        played at the named `table` (None: the one table a database without names serves)."""
+        played at the named `table` (None: the one table a database without names serves), in a
+        tournament's round `round_number`."""
         game = rules_json.get("game") if isinstance(rules_json, dict) else None
         if not game:
             raise StoreError("a match needs a rules object naming its game")
@@ -250,8 +275,9 @@ class Store:
                 with self._db:
                     self._db.execute("BEGIN IMMEDIATE")
                     match_id = self._db.execute(
-                        "INSERT INTO matches (tournament_id, game, rules, created_at, table_name) VALUES (?, ?, ?, ?, ?)",
-                        (tournament_id, game, _dumps(rules_json), now_iso(), table),
+                        "INSERT INTO matches (tournament_id, game, rules, created_at, table_name, round) "
+                        "VALUES (?, ?, ?, ?, ?, ?)",
+                        (tournament_id, game, _dumps(rules_json), now_iso(), table, round_number),
                     ).lastrowid
                     self._db.executemany(
                         "INSERT INTO match_players VALUES (?, ?, ?)",
@@ -264,13 +290,13 @@ class Store:
         return match_id
 
     def match(self, match_id: int) -> dict:
-        row = self._one("match", "SELECT id, tournament_id, game, rules, created_at, finished_at, result, table_name "
-                        "FROM matches WHERE id=?", (match_id,))
+        row = self._one("match", "SELECT id, tournament_id, game, rules, created_at, finished_at, result, table_name, "
+                        "round FROM matches WHERE id=?", (match_id,))
         seats = self._read("SELECT mp.seat, p.id, p.name FROM match_players mp JOIN players p "
                            "ON p.id = mp.player_id WHERE mp.match_id=? ORDER BY mp.seat", (match_id,))
         return {
             "id": row[0], "tournament_id": row[1], "game": row[2], "rules": _loads(row[3]),
-            "created_at": row[4], "finished_at": row[5], "result": _loads(row[6]), "table": row[7],
+            "created_at": row[4], "finished_at": row[5], "result": _loads(row[6]), "table": row[7], "round": row[8],
             "players": [{"seat": s, "id": pid, "name": name} for s, pid, name in seats],
         }
 

@@ -131,19 +131,33 @@ def round_robin(entrants: Sequence[str]) -> list[list[Pairing]]:
     return rounds
 
 
-def swiss_round(entrants: Sequence[str], results: Iterable[Result], byes: Iterable[str] = ()) -> list[Pairing]:
-    """Pair the next Swiss round: equal scores meet, nobody meets the same opponent twice.
+def swiss_round(entrants: Sequence[str], results: Iterable[Result], byes: Iterable[str] = (),
+                ratings: dict[str, float] | None = None, withdrawn: Iterable[str] = ()) -> list[Pairing]:
+    """Pair the next Swiss round: score groups, the top half of each meeting its bottom half, no
+    rematches, home and away balanced.
 
-    Entrants are ranked by the current standings; the top unpaired entrant takes the
-    highest-ranked opponent it has not met, backtracking when that leaves the rest unpairable.
-    With an odd number, the lowest-ranked entrant without a bye sits out. If no rematch-free
-    pairing exists (a small field late in the event), rematches are allowed rather than failing.
+    Entrants are ranked by points, then rating (`ratings`, optional: seeding; unrated entrants
+    rank below rated ones), then the standings' tie-breaks and name. Within a score group of n
+    the entrant ranked i meets the one ranked i + n/2 (as in the Dutch system: round 1 of a rated
+    field pairs 1 v 5, 2 v 6 ... of eight), an odd one out floating down to the next group;
+    backtracking finds the nearest pairing with no rematch. With an odd number, the
+    lowest-ranked entrant without a bye sits out. `withdrawn` entrants keep their results (their
+    opponents' tie-breaks count them) but are not paired. If no rematch-free pairing exists (a small
+    field late in the event), rematches are allowed rather than failing. Of each pair, the
+    entrant who has been home less often is home (seat 0); level, the one away in their last
+    game; still level, the higher-ranked on odd tables and the lower on even ones.
     """
     names = check_entrants(entrants)
     results = list(results)
-    byes = set(byes)
+    byes = list(byes)
     next_round = 1 + max((r.round for r in results), default=0)
-    ranked = [s.entrant for s in standings(names, results, byes)]
+    ratings = ratings or {}
+    table = standings(names, results, byes)
+    order = {s.entrant: index for index, s in enumerate(table)}
+    points = {s.entrant: s.points for s in table}
+    withdrawn = set(withdrawn)
+    ranked = sorted((n for n in names if n not in withdrawn),
+                    key=lambda n: (-points[n], -ratings.get(n, float("-inf")), order[n]))
     met = {name: set() for name in names}
     for result in results:
         met.setdefault(result.home, set()).add(result.away)
@@ -153,23 +167,46 @@ def swiss_round(entrants: Sequence[str], results: Iterable[Result], byes: Iterab
     if len(ranked) % 2:
         bye = next((name for name in reversed(ranked) if name not in byes), ranked[-1])
         ranked.remove(bye)
-    tables = _pair_without_rematches(ranked, met) or _pair_without_rematches(ranked, None)
+    pairs = _pair_score_groups(ranked, points, met) or _pair_score_groups(ranked, points, None)
+    seats = [_seated(first, second, results, table_number)
+             for table_number, (first, second) in enumerate(pairs, 1)]
     if bye is not None:
-        tables.append((bye, None))
-    return _number_tables(next_round, tables)
+        seats.append((bye, None))
+    return _number_tables(next_round, seats)
 
 
-def _pair_without_rematches(ranked: list[str], met: dict[str, set] | None) -> list[tuple[str, str]] | None:
+def _pair_score_groups(ranked: list[str], points: dict[str, float],
+                       met: dict[str, set] | None) -> list[tuple[str, str]] | None:
+    """Pairs of the ranked entrants, the first of each meeting the top of its score group's bottom
+    half first; None if every way leaves a rematch (where `met` is given)."""
     if not ranked:
         return []
     first, rest = ranked[0], ranked[1:]
-    for index, candidate in enumerate(rest):
+    group = [name for name in rest if points[name] == points[first]]
+    half = (len(group) + 1) // 2  # the first of the bottom half of [first] + group
+    preferred = group[half - 1:] + group[:half - 1][::-1] + [name for name in rest if name not in group]
+    for candidate in preferred:
         if met is not None and candidate in met[first]:
             continue
-        remainder = _pair_without_rematches(rest[:index] + rest[index + 1:], met)
+        remainder = _pair_score_groups([name for name in rest if name != candidate], points, met)
         if remainder is not None:
             return [(first, candidate), *remainder]
     return None
+
+
+def _seated(first: str, second: str, results: list[Result], table_number: int) -> tuple[str, str]:
+    """(home, away) of a pair, `first` the higher-ranked: home and away balanced (swiss_round)."""
+    def balance(name: str) -> tuple[int, int]:
+        played = [r for r in results if name in (r.home, r.away)]
+        homes = sum(r.home == name for r in played)
+        last_home = 1 if played and played[-1].home == name else 0
+        return homes - (len(played) - homes), last_home
+
+    if balance(first) < balance(second):
+        return first, second
+    if balance(second) < balance(first):
+        return second, first
+    return (first, second) if table_number % 2 else (second, first)
 
 
 def _number_tables(round_number: int, tables: Sequence[tuple[str | None, str | None]]) -> list[Pairing]:
@@ -182,10 +219,13 @@ def _number_tables(round_number: int, tables: Sequence[tuple[str | None, str | N
 
 
 def standings(entrants: Sequence[str], results: Iterable[Result], byes: Iterable[str] = ()) -> list[Standing]:
-    """Rank entrants by match points, then Buchholz, Sonneborn-Berger, score difference, name.
+    """Rank entrants by match points, then Buchholz, Sonneborn-Berger, direct encounter, score
+    difference, name.
 
     Buchholz is the sum of the opponents' points, Sonneborn-Berger the sum of the points of the
     opponents beaten plus half of those drawn (FIDE tie-break regulations, sections 8.1 and 9.1).
+    Direct encounter ranks entrants still level by the points they scored in the games among
+    themselves, where every one of them has met every other (else it leaves them level).
     Each bye (one entry per bye received) adds BYE_POINTS and nothing to the tie-breaks.
     """
     names = check_entrants(entrants)
@@ -220,8 +260,16 @@ def standings(entrants: Sequence[str], results: Iterable[Result], byes: Iterable
             byes=byes.count(name),
         ))
 
+    def level(row: dict) -> tuple:
+        return (-row["points"], -row["buchholz"], -row["sonneborn_berger"])
+
+    groups: dict[tuple, list[str]] = {}
+    for row in rows:
+        groups.setdefault(level(row), []).append(row["entrant"])
+    encounter = {name: score for group in groups.values() for name, score in _direct_encounter(group, results).items()}
+
     def merit(row: dict) -> tuple:
-        return (-row["points"], -row["buchholz"], -row["sonneborn_berger"], -row["score_difference"])
+        return level(row) + (-encounter[row["entrant"]], -row["score_difference"])
 
     # Entrants level on every tie-break share a place (listed by name); the next place counts
     # every entrant ahead of it.
@@ -229,6 +277,15 @@ def standings(entrants: Sequence[str], results: Iterable[Result], byes: Iterable
     levels = [merit(row) for row in rows]
     return [Standing(rank=levels.index(level) + 1, shared=levels.count(level) > 1, **row)
             for row, level in zip(rows, levels)]
+
+
+def _direct_encounter(tied: list[str], results: list[Result]) -> dict[str, float]:
+    """Each tied entrant's points in the games among them, or 0 for all where some pair never met."""
+    among = [r for r in results if r.home in tied and r.away in tied]
+    met = {frozenset((r.home, r.away)) for r in among}
+    if len(met) < len(tied) * (len(tied) - 1) // 2:
+        return dict.fromkeys(tied, 0.0)
+    return {name: sum(r.points_for(name) for r in among if name in (r.home, r.away)) for name in tied}
 
 
 def number_rounds(games: Sequence[tuple[int, Sequence[str]]]) -> dict[int, int]:

@@ -102,7 +102,37 @@ def test_swiss_pairs_leaders_together_and_gives_the_bye_to_the_last():
 
 def test_swiss_allows_a_rematch_only_when_nothing_else_is_possible():
     results = [Result(1, "A", "B", 1, 0)]
-    assert [(p.home, p.away) for p in swiss_round(["A", "B"], results)] == [("A", "B")]
+    assert [(p.home, p.away) for p in swiss_round(["A", "B"], results)] == [("B", "A")]  # B's turn at home
+
+
+def test_swiss_round_one_of_a_rated_field_pairs_top_half_against_bottom_half():
+    ratings = {"Ann": 2100, "Bob": 1900, "Cy": 1800, "Dee": 1700, "Eve": 1650, "Fay": 1500, "Gus": 1400}
+    entrants = list(ratings) + ["Hal"]  # unrated: seeded last
+    pairings = swiss_round(entrants, [], ratings=ratings)
+    assert [frozenset((p.home, p.away)) for p in pairings] == [
+        frozenset(pair) for pair in (("Ann", "Eve"), ("Bob", "Fay"), ("Cy", "Gus"), ("Dee", "Hal"))]
+    # Home alternates down the tables: the higher seed is home on odd tables.
+    assert [p.home for p in pairings] == ["Ann", "Fay", "Cy", "Hal"]
+
+
+def test_swiss_pairs_within_score_groups_top_half_against_bottom_half():
+    ratings = {name: 2000 - 10 * index for index, name in enumerate(names(8))}
+    first = swiss_round(names(8), [], ratings=ratings)
+    results = [Result(1, p.home, p.away, 1, 0) for p in first]  # the home side wins every game
+    winners = sorted((p.home for p in first), key=lambda n: -ratings[n])
+    second = swiss_round(names(8), results, ratings=ratings)
+    top = [frozenset((p.home, p.away)) for p in second if {p.home, p.away} <= set(winners)]
+    assert top == [frozenset((winners[0], winners[2])), frozenset((winners[1], winners[3]))]
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(min_value=2, max_value=6), st.randoms(use_true_random=False))
+def test_swiss_keeps_home_and_away_within_two_of_even(half, rng):
+    results, _ = play_swiss(2 * half, min(2 * half - 1, 7), rng)
+    for name in names(2 * half):
+        homes = sum(r.home == name for r in results)
+        aways = sum(r.away == name for r in results)
+        assert abs(homes - aways) <= 2, (name, homes, aways)
 
 
 def test_standings_apply_the_tie_breaks_in_order():
@@ -172,3 +202,20 @@ def test_entrants_level_on_every_tie_break_share_their_place():
 def test_a_bye_is_counted_beside_the_games():
     table = {s.entrant: s for s in standings(["A", "B", "C"], [Result(1, "A", "B", 1, 0)], byes=["C"])}
     assert table["C"].byes == 1 and table["C"].played == 0 and table["A"].byes == 0
+
+
+def test_direct_encounter_breaks_a_tie_before_score_difference():
+    results = [Result(1, "A", "B", 2, 1), Result(1, "A", "C", 1, 1), Result(2, "A", "D", 2, 1),
+               Result(2, "B", "C", 2, 1), Result(3, "B", "D", 1, 1), Result(3, "C", "D", 3, 0)]
+    table = {s.entrant: s for s in standings(["A", "B", "C", "D"], results)}
+    level = ("points", "buchholz", "sonneborn_berger")
+    assert [getattr(table["B"], k) for k in level] == [getattr(table["C"], k) for k in level]
+    assert table["C"].score_difference > table["B"].score_difference
+    # B beat C: ahead of C, whose better score difference comes after the direct encounter.
+    assert (table["B"].rank, table["C"].rank) == (2, 3) and not table["B"].shared
+
+
+def test_direct_encounter_is_left_out_where_the_tied_have_not_all_met():
+    results = [Result(1, "A", "X", 1, 0), Result(1, "B", "Y", 3, 0)]
+    table = {s.entrant: s for s in standings(["A", "B", "X", "Y"], results)}
+    assert table["B"].rank == 1 and table["A"].rank == 2  # by score difference: A and B never met

@@ -181,6 +181,9 @@ def test_a_store_of_the_first_schema_is_upgraded_in_place(tmp_path):
     with sqlite3.connect(path) as db:  # as the first schema left it: no table names, no pairing systems
         db.execute("ALTER TABLE matches DROP COLUMN table_name")
         db.execute("ALTER TABLE tournaments DROP COLUMN system")
+        db.execute("ALTER TABLE players DROP COLUMN rating")
+        db.execute("ALTER TABLE matches DROP COLUMN round")
+        db.execute("DROP TABLE withdrawals")
         db.execute("UPDATE meta SET value='1' WHERE key='schema_version'")
     with Store(path) as store:
         assert store.match(1)["table"] is None
@@ -196,6 +199,9 @@ def test_a_store_of_the_second_schema_keeps_its_tournaments_and_learns_their_sys
         store.add_tournament("Club night")
     with sqlite3.connect(path) as db:  # as the second schema left it: no pairing systems
         db.execute("ALTER TABLE tournaments DROP COLUMN system")
+        db.execute("ALTER TABLE players DROP COLUMN rating")
+        db.execute("ALTER TABLE matches DROP COLUMN round")
+        db.execute("DROP TABLE withdrawals")
         db.execute("UPDATE meta SET value='2' WHERE key='schema_version'")
     with Store(path) as store:
         assert store.tournaments()[0]["name"] == "Club night" and store.tournaments()[0]["system"] is None

@@ -254,3 +254,56 @@ def test_a_complete_round_robin_offers_no_further_round(table, client):
     post_form(client, f"/tournament/match/{match['id']}/result", result="0.5-0.5")
     page = client.get(f"/tournament?id={tournament_id}").get_data(as_text=True)
     assert "The round robin is complete" in page and "Pair round 2" not in page
+
+
+def test_swiss_seeds_by_rating_takes_late_entries_and_withdrawals(table, client):
+    for name, rating in (("Ama", "2100"), ("Kofi", "1900"), ("Yaw", "1800"), ("Esi", "1700")):
+        assert post_form(client, "/tournament/players", name=name, rating=rating).status_code == 303
+    assert post_form(client, "/tournament/players", name="Kwame").status_code == 303  # unrated
+    assert post_form(client, "/tournament/players", name="Abena", rating="strong").status_code == 400
+    created = post_form(client, "/tournament/new", name="Open")
+    tournament_id = int(created.headers["Location"].split("id=")[1])
+    client.post(f"/tournament/{tournament_id}/pair", data={
+        "csrf_token": csrf_of(client), "game": "wari", "system": "swiss", "entrant": ["Ama", "Kofi", "Yaw", "Esi"]})
+    store = table.tracker.store
+    first = store.matches(tournament_id)
+    # Seeded by rating, top half against bottom half: 1 v 3 and 2 v 4.
+    assert [{p["name"] for p in m["players"]} for m in first] == [{"Ama", "Yaw"}, {"Kofi", "Esi"}]
+    assert all(m["round"] == 1 for m in first)
+    for match in first:
+        post_form(client, f"/tournament/match/{match['id']}/result", result="1-0")
+    page = client.get(f"/tournament?id={tournament_id}").get_data(as_text=True)
+    assert 'name="late" value="Kwame"' in page and "Withdraw" in page
+    loser = first[0]["players"][1]["name"]
+    assert post_form(client, f"/tournament/{tournament_id}/withdraw", entrant=loser).status_code == 303
+    assert post_form(client, f"/tournament/{tournament_id}/withdraw", entrant="Nobody").status_code == 400
+    paired = client.post(f"/tournament/{tournament_id}/pair", data={
+        "csrf_token": csrf_of(client), "game": "wari", "late": ["Kwame"]})
+    assert paired.status_code == 303
+    second = store.matches(tournament_id)[2:]
+    seated = [p["name"] for m in second for p in m["players"]]
+    assert loser not in seated and "Kwame" in seated and sorted(seated) == sorted(
+        {"Ama", "Kofi", "Yaw", "Esi", "Kwame"} - {loser})
+    assert all(m["round"] == 2 for m in second)
+    page = client.get(f"/tournament?id={tournament_id}").get_data(as_text=True)
+    assert "withdrew after round 1" in page and loser in page  # still ranked
+    assert "Round 2" in page and "Kwame" in page
+
+
+def test_a_round_robin_takes_no_late_entries_and_gives_a_withdrawn_entrants_opponents_byes(table, client):
+    for name in ("Ama", "Kofi", "Yaw", "Esi", "Kwame"):
+        post_form(client, "/tournament/players", name=name)
+    created = post_form(client, "/tournament/new", name="League")
+    tournament_id = int(created.headers["Location"].split("id=")[1])
+    client.post(f"/tournament/{tournament_id}/pair", data={
+        "csrf_token": csrf_of(client), "game": "wari", "system": "round_robin", "entrant": ["Ama", "Kofi", "Yaw", "Esi"]})
+    store = table.tracker.store
+    for match in store.matches(tournament_id):
+        post_form(client, f"/tournament/match/{match['id']}/result", result="0-1")
+    late = client.post(f"/tournament/{tournament_id}/pair", data={"csrf_token": csrf_of(client), "game": "wari", "late": ["Kwame"]})
+    assert late.status_code == 400 and "late entries join a Swiss" in late.get_data(as_text=True)
+    post_form(client, f"/tournament/{tournament_id}/withdraw", entrant="Esi")
+    assert client.post(f"/tournament/{tournament_id}/pair", data={"csrf_token": csrf_of(client), "game": "wari"}).status_code == 303
+    second = store.matches(tournament_id)[2:]
+    assert len(second) == 2 and sum(len(m["players"]) == 1 for m in second) == 1  # Esi's opponent sits out
+    assert "Esi" not in [p["name"] for m in second for p in m["players"]]

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import replace
 
 from flask import Blueprint, Response, abort, flash, redirect, render_template, request, url_for
 
 from arbiter.scoring import BYE, hand_result, is_bye, match_summary
 from arbiter.spreadsheet import safe_row
 from arbiter.store import now_iso
-from arbiter.tournament import Result, number_rounds, round_robin, standings, swiss_round
+from arbiter.tournament import Pairing, Result, number_rounds, round_robin, standings, swiss_round
 from engines import game_info, load_rules
 from engines.errors import ArbiterError
 from webui.routes.table import companion
@@ -41,11 +42,12 @@ def form_number(name: str) -> float:
 def tournament_games(store, tournament_id: int) -> list[dict]:
     """The tournament's matches as tables of rounds: round, table, home, away, scores, source."""
     matches = store.matches(tournament_id)
-    rounds = number_rounds([(m["id"], [p["name"] for p in m["players"]]) for m in matches])
+    # Matches paired before rounds were stored: every entrant plays once per round (number_rounds).
+    inferred = number_rounds([(m["id"], [p["name"] for p in m["players"]]) for m in matches])
     games, tables_in_round = [], {}
     for match in matches:
         names = [p["name"] for p in match["players"]]
-        number = rounds[match["id"]]
+        number = match["round"] or inferred[match["id"]]
         tables_in_round[number] = tables_in_round.get(number, 0) + 1
         game = {"id": match["id"], "round": number, "table": tables_in_round[number], "game": match["game"],
                 "home": names[0], "away": names[1] if len(names) > 1 else None, "scores": None, "source": None}
@@ -127,15 +129,17 @@ def page():
     at_table = store.game(companion().tracker.game_id)["match_id"]
     system = next((t["system"] for t in tournaments if t["id"] == chosen), None)
     complete = system == "round_robin" and len(rounds) >= len(round_robin(entrants)) if len(entrants) >= 2 else False
+    withdrawn = store.withdrawals(chosen) if chosen else {}
     return render_template("tournament.html", tournaments=tournaments, chosen=chosen, rounds=rounds,
                            standings=table, players=store.players(), systems=SYSTEMS, system=system,
-                           complete=complete, entrants=entrants, at_table=at_table)
+                           complete=complete, entrants=entrants, at_table=at_table, withdrawn=withdrawn)
 
 
 @bp.post("/tournament/players")
 @director_required
 def add_player():
-    companion().store.add_player(request.form.get("name", ""))
+    rating = request.form.get("rating", "").strip()
+    companion().store.add_player(request.form.get("name", ""), form_number("rating") if rating else None)
     return redirect(url_for("tournament.page", id=request.form.get("tournament", type=int)), code=303)
 
 
@@ -163,18 +167,28 @@ def pair_next_round(tournament_id: int):
     if system not in SYSTEMS:
         raise ArbiterError(f"unknown pairing system {system!r}: expected {' or '.join(SYSTEMS)}")
     games = tournament_games(store, tournament_id)
-    entrants = entrants_of(games) or sorted(request.form.getlist("entrant"))
+    withdrawn = store.withdrawals(tournament_id)
+    entered = entrants_of(games)
+    late = sorted(set(request.form.getlist("late")) - set(entered)) if games else []
+    entrants = entered + late or sorted(request.form.getlist("entrant"))
     if any(g["away"] is not None and g["scores"] is None for g in games):
         raise ArbiterError("enter every result of the current round before pairing the next one")
+    players = store.players()
     if system == "round_robin":
+        if late:
+            raise ArbiterError("a round robin's entrants are fixed with round 1: late entries join a Swiss tournament")
         schedule = round_robin(entrants)
         played = max((g["round"] for g in games), default=0)
         if played >= len(schedule):
             raise ArbiterError("the round robin is complete: every entrant has met every other")
-        pairings = schedule[played]
+        pairings = without_withdrawn(schedule[played], withdrawn)
     else:
-        pairings = swiss_round(entrants, *results_and_byes(games))
-    player_ids = {p["name"]: p["id"] for p in store.players()}
+        ratings = {p["name"]: p["rating"] for p in players if p["rating"] is not None}
+        pairings = swiss_round(entrants, *results_and_byes(games), ratings=ratings, withdrawn=withdrawn)
+        pairings = [replace(p, round=1 + max((g["round"] for g in games), default=0)) for p in pairings]
+    if not pairings:
+        raise ArbiterError("nobody is left to pair: every entrant has withdrawn")
+    player_ids = {p["name"]: p["id"] for p in players}
     unknown = sorted({name for pairing in pairings for name in (pairing.home, pairing.away)
                       if name is not None and name not in player_ids})
     if unknown:
@@ -182,10 +196,41 @@ def pair_next_round(tournament_id: int):
     store.set_tournament_system(tournament_id, system)
     for pairing in pairings:
         seated = [name for name in (pairing.home, pairing.away) if name is not None]
-        match_id = store.new_match(rules.to_json(), [player_ids[name] for name in seated], tournament_id)
+        match_id = store.new_match(rules.to_json(), [player_ids[name] for name in seated], tournament_id,
+                                   round_number=pairing.round)
         if pairing.away is None:
             store.finish_match(match_id, BYE)
     flash(f"Round {pairings[0].round} paired: {len(pairings)} tables.")
+    return redirect(url_for("tournament.page", id=tournament_id), code=303)
+
+
+def without_withdrawn(pairings: list[Pairing], withdrawn: dict[str, int]) -> list[Pairing]:
+    """A round-robin round with withdrawn entrants taken out: their opponents sit out with a bye
+    (a game not played counts as a bye, as a forfeit would)."""
+    kept = []
+    for pairing in pairings:
+        present = [name for name in (pairing.home, pairing.away) if name is not None and name not in withdrawn]
+        if len(present) == 2:
+            kept.append(pairing)
+        elif present:
+            kept.append(replace(pairing, home=present[0], away=None))
+    return kept
+
+
+@bp.post("/tournament/<int:tournament_id>/withdraw")
+@director_required
+def withdraw(tournament_id: int):
+    """An entrant leaves after the current round: not paired again, still in the standings."""
+    store = companion().store
+    if tournament_id not in {t["id"] for t in store.tournaments()}:
+        abort(404, description=f"no tournament with id {tournament_id}")
+    games = tournament_games(store, tournament_id)
+    name = request.form.get("entrant", "")
+    if name not in entrants_of(games):
+        raise ArbiterError(f"{name!r} has not played in this tournament")
+    player_id = next(p["id"] for p in store.players() if p["name"] == name)
+    store.withdraw(tournament_id, player_id, max((g["round"] for g in games), default=0))
+    flash(f"{name} withdrew: not paired from the next round on, and still in the standings.")
     return redirect(url_for("tournament.page", id=tournament_id), code=303)
 
 
