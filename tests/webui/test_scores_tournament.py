@@ -221,6 +221,11 @@ def test_standings_download_as_csv_in_their_order(table, client):
     page = client.get(f"/tournament?id={tournament_id}").get_data(as_text=True)
     assert f"/tournament/{tournament_id}/standings.csv" in page and "Club night (Dec)" in page
     assert client.get("/tournament/999/standings.csv").status_code == 404
+    pairings = list(csv.DictReader(io.StringIO(client.get(f"/tournament/{tournament_id}/pairings.csv").get_data(as_text=True))))
+    assert [(r["round"], r["table"], r["home"], r["away"], r["home_score"], r["away_score"], r["entered"])
+            for r in pairings if r["away"]] == [("1", "1", as_text[home], as_text[away], "30.5", "18", "by hand")]
+    assert [r["away"] for r in pairings if not r["away"]] == [""]  # the bye
+    assert client.get("/tournament/999/pairings.csv").status_code == 404
 
 
 def test_the_pairing_system_is_kept_from_the_first_round(table, client):

@@ -99,18 +99,36 @@ STANDINGS_COLUMNS = ("place", "entrant", "points", "buchholz", "sonneborn_berger
 def standings_csv(tournament_id: int):
     """The standings as a spreadsheet opens them: one row per entrant, in order."""
     store = companion().store
-    tournament = next((t for t in store.tournaments() if t["id"] == tournament_id), None)
+    rows = [[getattr(standing, column) for column in STANDINGS_COLUMNS]
+            for standing in standings_of(tournament_games(store, tournament_id))]
+    return csv_download(tournament_id, "standings", STANDINGS_COLUMNS, rows)
+
+
+PAIRINGS_COLUMNS = ("round", "table", "home", "away", "home_score", "away_score", "entered")
+
+
+@bp.get("/tournament/<int:tournament_id>/pairings.csv")
+def pairings_csv(tournament_id: int):
+    """Every round's tables: who met whom, home first, and the result once it is in (a bye: no away)."""
+    games = tournament_games(companion().store, tournament_id)
+    rows = [[g["round"], g["table"], g["home"], g["away"] or "", *(g["scores"] or ("", "")), g["source"] or ""]
+            for g in games]
+    return csv_download(tournament_id, "pairings", PAIRINGS_COLUMNS, rows)
+
+
+def csv_download(tournament_id: int, what: str, columns: tuple, rows: list) -> Response:
+    """A tournament's table as a CSV file named after it (cells a spreadsheet reads as text)."""
+    tournament = next((t for t in companion().store.tournaments() if t["id"] == tournament_id), None)
     if tournament is None:
         abort(404, description=f"no tournament with id {tournament_id}")
     out = io.StringIO()
     writer = csv.writer(out)
-    writer.writerow(STANDINGS_COLUMNS)
-    for standing in standings_of(tournament_games(store, tournament_id)):
-        cells = safe_row(getattr(standing, column) for column in STANDINGS_COLUMNS)
-        writer.writerow(f"{cell:g}" if isinstance(cell, float) else cell for cell in cells)  # 1.5, not 1.50
+    writer.writerow(columns)
+    for row in rows:
+        writer.writerow(f"{cell:g}" if isinstance(cell, float) else cell for cell in safe_row(row))  # 1.5, not 1.50
     name = "".join(c if c.isascii() and c.isalnum() else "-" for c in tournament["name"]).strip("-") or f"tournament-{tournament_id}"
     return Response(out.getvalue(), mimetype="text/csv",
-                    headers={"Content-Disposition": f"attachment; filename={name}-standings.csv"})
+                    headers={"Content-Disposition": f"attachment; filename={name}-{what}.csv"})
 
 
 @bp.get("/tournament")
