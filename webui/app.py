@@ -16,7 +16,7 @@ def wants_json() -> bool:
     return request.path.startswith("/api/") or request.accept_mimetypes.best == "application/json"
 
 
-def _error_response(status: int, message: str):
+def error_response(status: int, message: str):
     if wants_json():
         return jsonify({"error": message}), status
     return render_template("error.html", status=status, message=message), status
@@ -51,10 +51,10 @@ def create_app(companion, *, pin: str | None = None, profile_path: str | Path | 
 
     @app.errorhandler(ArbiterError)
     def bad_input(exc: ArbiterError):
-        return _error_response(400, str(exc))
+        return error_response(400, str(exc))
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        return _error_response(exc.code or 500, exc.description or exc.name)
+        return error_response(exc.code or 500, exc.description or exc.name)
 
     return app

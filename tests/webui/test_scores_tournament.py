@@ -312,3 +312,21 @@ def test_a_round_robin_takes_no_late_entries_and_gives_a_withdrawn_entrants_oppo
     second = store.matches(tournament_id)[2:]
     assert len(second) == 2 and sum(len(m["players"]) == 1 for m in second) == 1  # Esi's opponent sits out
     assert "Esi" not in [p["name"] for m in second for p in m["players"]]
+
+
+def test_a_refused_form_shows_the_page_again_with_what_was_typed(table, client):
+    post_form(client, "/tournament/players", name="Ama")
+    again = post_form(client, "/tournament/players", name="Ama", rating="1850")
+    page = again.get_data(as_text=True)
+    assert again.status_code == 400 and "already exists" in page and "<h1>Tournament" in page
+    assert 'value="Ama"' in page and 'value="1850"' in page
+    post_form(client, "/tournament/players", name="Kofi")
+    created = post_form(client, "/tournament/new", name="Cup")
+    tournament_id = int(created.headers["Location"].split("id=")[1])
+    client.post(f"/tournament/{tournament_id}/pair", data={
+        "csrf_token": csrf_of(client), "game": "wari", "system": "swiss", "entrant": ["Ama", "Kofi"]})
+    match = table.tracker.store.matches(tournament_id)[0]
+    wrong = post_form(client, f"/tournament/match/{match['id']}/result", home_score="25", away_score="lots")
+    page = wrong.get_data(as_text=True)
+    assert wrong.status_code == 400 and "away score must be a number" in page
+    assert 'name="home_score" min="0" step="any" value="25"' in page

@@ -133,9 +133,30 @@ def csv_download(tournament_id: int, what: str, columns: tuple, rows: list) -> R
 
 @bp.get("/tournament")
 def page():
+    return tournament_page(request.args.get("id", type=int))
+
+
+@bp.errorhandler(ArbiterError)
+def refused(exc: ArbiterError):
+    """A form refused: the page again (400) with the reason on top and what was typed still in its
+    fields (the templates read the failed post's form), not a bare error page."""
+    if request.method != "POST":
+        from webui.app import error_response  # the app's own page for refused requests
+
+        return error_response(400, str(exc))
+    flash(str(exc), "error")
+    args = request.view_args or {}
+    tournament_id = args.get("tournament_id") or request.form.get("tournament", type=int)
+    if "match_id" in args:
+        tournament_id = companion().store.match(args["match_id"])["tournament_id"]
+    return tournament_page(tournament_id), 400
+
+
+def tournament_page(tournament_id: int | None) -> str:
+    """The tournament page, of `tournament_id` or else the latest tournament."""
     store = companion().store
     tournaments = store.tournaments()
-    chosen = request.args.get("id", type=int) or (tournaments[-1]["id"] if tournaments else None)
+    chosen = tournament_id or (tournaments[-1]["id"] if tournaments else None)
     if chosen is not None and chosen not in {t["id"] for t in tournaments}:
         abort(404, description=f"no tournament with id {chosen}")
     games = tournament_games(store, chosen) if chosen else []
