@@ -150,6 +150,8 @@ class Companion:
             data["score"] = self.score(position)
         if event.get("type") == "transition" and event.get("moves"):
             data["number"] = len(self.tracker.judge.history) - 1
+        if event.get("note") and not event.get("reason"):
+            data["reason"] = event["note"]  # shown beside the move, as the stored log shows it
         if isinstance(event.get("result"), dict) and event.get("type") == "over":
             data["over_text"] = result_text(self.rules, self.seat_names, event["result"])
         if event.get("type") in ("over", "match"):

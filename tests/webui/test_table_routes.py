@@ -202,3 +202,16 @@ def test_correct_page_waits_for_a_position(table, client):
 def test_unknown_pages_are_404_in_the_page_style(client):
     response = client.get("/nowhere")
     assert response.status_code == 404 and "Back to the table" in response.get_data(as_text=True)
+
+
+def test_a_move_taken_in_doubt_shows_its_question_live_and_in_the_log(table, client):
+    table.show(0)
+    note = "not sure: South's pit f should hold 13 seeds after North d, the board shows 11; please check the table"
+    live = table.companion.describe({"type": "transition", "verdict": "move", "legal": True, "note": note,
+                                     "reason": None, "move": {"player": "south", "pit": "c"}})
+    assert live["reason"] == note and live["notation"] == "South c"
+    # Stored, the note is the move's reason: the page's log shows it after a reload too.
+    store = table.tracker.store
+    store.log(table.tracker.game_id, "move", table.positions[1], move={"player": "south", "pit": "c"}, reason=note)
+    entry = client.get("/api/table").get_json()["log"][-1]
+    assert entry["reason"] == note and entry["legal"] is True

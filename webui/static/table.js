@@ -24,7 +24,9 @@ function logText(entry) {
 
 function addLogEntry(entry) {
   const item = document.createElement("li");
-  const kind = entry.legal === false ? "illegal" : entry.type;
+  // A move taken in doubt ("not sure: ... please check the table") asks the players to look.
+  const unsure = entry.legal !== false && (entry.reason || "").startsWith("not sure");
+  const kind = entry.legal === false ? "illegal" : unsure ? "unsure" : entry.type;
   item.className = "entry " + kind;
   const text = document.createElement("span");
   text.className = "text";
@@ -32,7 +34,7 @@ function addLogEntry(entry) {
   const verdict = document.createElement("span");
   verdict.className = "verdict";
   // Only judged moves get a verdict; the other entries say what happened in their text.
-  verdict.textContent = entry.legal === false ? "ILLEGAL" : entry.type === "move" ? "legal" : "";
+  verdict.textContent = entry.legal === false ? "ILLEGAL" : unsure ? "check" : entry.type === "move" ? "legal" : "";
   item.append(text, verdict);
   if (entry.reason) {
     const reason = document.createElement("span");
