@@ -308,11 +308,17 @@ def _wari_reading(position: dict, overrides: dict):
     return WariObservation(None, tuple(regions), 0.9)
 
 
-def test_a_move_off_the_reading_only_in_piles_is_asked_about_not_called_illegal(wari):
+def _sowing_onto_a_pile(wari):
+    """A position, the move that sows into South's pile of 11 (making 12), and the table after it."""
     before = wari.state_from_json({"game": "wari", "pits": [3, 1, 2, 0, 1, 11, 2, 2, 1, 3, 2, 4],
                                    "stores": [10, 6], "to_move": "south"})
     move = next(m for m in wari.legal_moves(before) if wari.apply(before, m).to_json()["pits"][5] == 12)
     after = wari.apply(before, move).to_json()
+    return before, move, after
+
+
+def test_a_move_off_the_reading_only_in_piles_is_asked_about_not_called_illegal(wari):
+    before, move, after = _sowing_onto_a_pile(wari)
     # The pile of 12 read as 13 for sure (a seed from the store at its side taken for one of its
     # own): the move is off the reading by odds between 1:100 and 1:10,000, only in the pile and a store.
     seen = dict(after, pits=list(after["pits"]), stores=list(after["stores"]))
@@ -335,10 +341,7 @@ def test_a_move_off_the_reading_only_in_piles_is_asked_about_not_called_illegal(
 
 
 def test_a_move_far_off_the_reading_in_piles_is_still_illegal(wari):
-    before = wari.state_from_json({"game": "wari", "pits": [3, 1, 2, 0, 1, 11, 2, 2, 1, 3, 2, 4],
-                                   "stores": [10, 6], "to_move": "south"})
-    move = next(m for m in wari.legal_moves(before) if wari.apply(before, m).to_json()["pits"][5] == 12)
-    after = wari.apply(before, move).to_json()
+    before, move, after = _sowing_onto_a_pile(wari)
     seen = dict(after, pits=list(after["pits"]), stores=list(after["stores"]))
     seen["pits"][5] -= 3
     seen["stores"][0] += 3
