@@ -123,12 +123,14 @@ class WariObservation:
 
     def doubtful(self, candidate: dict, following: dict) -> bool:
         """Whether the candidate differs from the best reading holding `following`'s seeds only in
-        piles (DOUBTFUL_FROM seeds or more, read or in the candidate) and stores: piles hide seeds,
-        stores pile higher still (they weigh STORE_WEIGHT), and a count off there is no evidence of
-        a slip the camera can stand by. Every slip of sowing or capturing changes a pit as well."""
+        pits read as piles (DOUBTFUL_FROM seeds or more) and in stores: piles hide seeds, stores
+        pile higher still (they weigh STORE_WEIGHT), and a count off there is no evidence of a slip
+        the camera can stand by. A pit read with fewer seeds is counted well, whatever the
+        candidate holds there (a pile taken wrongly leaves a pit read as empty); and every slip of
+        sowing or capturing changes a pit."""
         read = _region_counts(self.best_reading(following))
         wanted = _region_counts(candidate)
-        return all(region >= PIT_COUNT or max(n, m) >= DOUBTFUL_FROM
+        return all(region >= PIT_COUNT or n >= DOUBTFUL_FROM
                    for region, (n, m) in enumerate(zip(read, wanted)) if n != m)
 
     def _best_with_seeds(self, following: dict) -> tuple[float, list[int]]:

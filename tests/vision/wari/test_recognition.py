@@ -208,3 +208,5 @@ def test_a_reading_is_doubtful_only_where_piles_or_stores_differ():
     following = {"pits": [14] + [3] * 11, "stores": [1, 0]}
     assert observation.doubtful({"pits": [15] + [3] * 11, "stores": [0, 0]}, following)
     assert not observation.doubtful({"pits": [15, 2] + [3] * 10, "stores": [1, 0]}, following)
+    # A pit read as 3 is counted well, even where the candidate wants a pile there.
+    assert not observation.doubtful({"pits": [3, 14] + [3] * 10, "stores": [1, 0]}, following)
