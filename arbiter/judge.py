@@ -184,6 +184,11 @@ class Judge:
             elif len(moves) > self.alerts + 1:
                 reason = (f"{COUNTS[len(moves)]} moves since the last picture ({played}): a picture was missed "
                           "or a player moved twice")
+                if self.history:
+                    # A slip can leave a table that several moves also reach (a move out of
+                    # turn): say what it would be, so that players can tell.
+                    slip = self._illegal_reason(self.state, observation.best_reading(self.state.to_json()))
+                    reason += f"; if not: {slip}"
             else:
                 return self._verdict(kind, state, reading, moves,
                                      note=f"{COUNTS[len(moves)]} moves since the last picture: {played}")

@@ -53,3 +53,13 @@ def test_hoarding_play_builds_bigger_piles_than_random_play():
         return max(max(item["pits"]) for item, _ in random_game(60, np.random.default_rng(seed), play))
 
     assert sum(biggest("hoarding", s) for s in range(10)) > sum(biggest("random", s) for s in range(10))
+
+
+def test_a_slip_that_two_moves_also_explain_is_flagged_with_both_readings():
+    # South sows a out of turn; North a then South a leaves the same table.
+    before = RULES.state_from_json({"game": "wari", "pits": [19, 3, 0, 0, 0, 6, 1, 0, 0, 1, 2, 1],
+                                    "stores": [7, 8], "to_move": "north"})
+    after = {"game": "wari", "pits": [0, 5, 2, 2, 2, 8, 0, 0, 0, 2, 3, 2], "stores": [14, 8]}
+    verdict = Judge(RULES, [before]).judge(FakeObservation(after))
+    assert not verdict.legal and verdict.kind == "two_moves"
+    assert "North a then South a" in verdict.reason and "it is North's turn" in verdict.reason
