@@ -48,8 +48,10 @@ MAX_MOVES_BETWEEN = 4
 # How a verdict counts the moves since the last picture, in the words players read.
 COUNTS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight"}
 
-# How the note of a move taken in doubt begins (ASK_ODDS).
+# How the note of a move taken in doubt begins (ASK_ODDS); a doubt about what the last question
+# asked about already (a pile or store the camera keeps misreading) is noted, not asked again.
 UNSURE = "not sure"
+STILL_UNSURE = "still not sure"
 
 # Verdict kinds, also the `verdict` key of a transition; MOVES is three or more moves.
 OPENING, SAME, MOVE, TWO_MOVES, MOVES, UNDO, ILLEGAL = (
@@ -74,6 +76,8 @@ class Verdict:
     # How sure the judge is of this verdict: the share of the picture's evidence that its
     # explanation holds among every explanation weighed (`Judge.judge`).
     confidence: float = 1.0
+    # Taken in doubt (ASK_ODDS): where the table is in doubt, e.g. "South's store".
+    doubt: str | None = None
 
     @property
     def legal(self) -> bool:
@@ -118,6 +122,9 @@ class Judge:
         # The latest flagged verdict of several legal moves, until a legal verdict: play that goes on
         # from its position shows that its moves were played.
         self.pending: Verdict | None = None
+        # Where the last question about a doubtful table asked the players to look, until a
+        # picture fits without doubt: the same doubt again is noted but not asked about again.
+        self.doubt: str | None = None
 
     @property
     def state(self):
@@ -245,9 +252,15 @@ class Judge:
                    and doubtful(observation, c[1].to_json(), followed)]
         if doubted:
             kind, state, moves = max(doubted, key=lambda c: score(c[1]))
+            where = reason.split(" should ")[0]
             if kind == SAME:
-                return self._verdict(SAME, state, reading, ())
-            return self._verdict(kind, state, reading, moves, note=f"{UNSURE}: {reason}; please check the table")
+                return replace(self._verdict(SAME, state, reading, ()), doubt=where)
+            if doubtful(observation, state.to_json(), followed) == "stores":
+                # Every pit as the move leaves it: a miscounted store is no question for players.
+                return self._verdict(kind, state, reading, moves)
+            note = (f"{STILL_UNSURE}: {reason}" if where == self.doubt
+                    else f"{UNSURE}: {reason}; please check the table")
+            return replace(self._verdict(kind, state, reading, moves, note=note), doubt=where)
         return Verdict(ILLEGAL, current, reading, reason=reason)
 
     def _played_on_pending(self, observation, reading: dict) -> Verdict | None:
@@ -308,6 +321,8 @@ class Judge:
         """Take a verdict into account: a legal one's position becomes the current one (an undo
         drops the positions after it); a flagged one leaves the position where it was."""
         self.alerts = 0 if verdict.legal else self.alerts + 1
+        if verdict.legal:
+            self.doubt = verdict.doubt
         if not verdict.legal:
             if verdict.kind in (TWO_MOVES, MOVES):
                 self.pending = verdict
@@ -332,13 +347,16 @@ class Judge:
         self.history.append(state)
         self.alerts = 0
         self.pending = None
+        self.doubt = None
 
 
-def doubtful(observation, candidate: dict, following: dict) -> bool:
-    """Whether the recogniser says the candidate differs from its reading only where it cannot
-    see well enough to call a slip (an optional observation method; none: it sees clearly)."""
+def doubtful(observation, candidate: dict, following: dict) -> str:
+    """Where the recogniser says the candidate differs from its reading only where it cannot see
+    well enough to call a slip: "stores" where only counts no slip can hide in differ, another
+    non-empty word otherwise, "" where it sees the difference clearly (an optional observation
+    method; none: it sees clearly)."""
     method = getattr(observation, "doubtful", None)
-    return bool(method(candidate, following)) if method is not None else False
+    return (method(candidate, following) or "") if method is not None else ""
 
 
 def replay(profile: dict, rules, image_paths: Iterable[str]) -> Iterator[dict]:

@@ -121,17 +121,20 @@ class WariObservation:
         counts = self._best_with_seeds(following)[1]
         return {"game": "wari", "pits": counts[:PIT_COUNT], "stores": counts[PIT_COUNT:] or self.stores}
 
-    def doubtful(self, candidate: dict, following: dict) -> bool:
+    def doubtful(self, candidate: dict, following: dict) -> str:
         """Whether the candidate differs from the best reading holding `following`'s seeds only in
         pits read as piles (DOUBTFUL_FROM seeds or more) and in stores: piles hide seeds, stores
         pile higher still (they weigh STORE_WEIGHT), and a count off there is no evidence of a slip
         the camera can stand by. A pit read with fewer seeds is counted well, whatever the
         candidate holds there (a pile taken wrongly leaves a pit read as empty); and every slip of
-        sowing or capturing changes a pit."""
+        sowing or capturing changes a pit. Returns "piles" (some pit differs), "stores" (only the
+        stores differ: no slip can hide there) or "" (not doubtful)."""
         read = _region_counts(self.best_reading(following))
         wanted = _region_counts(candidate)
-        return all(region >= PIT_COUNT or n >= DOUBTFUL_FROM
-                   for region, (n, m) in enumerate(zip(read, wanted)) if n != m)
+        differ = [region for region, (n, m) in enumerate(zip(read, wanted)) if n != m]
+        if not all(region >= PIT_COUNT or read[region] >= DOUBTFUL_FROM for region in differ):
+            return ""
+        return "piles" if any(region < PIT_COUNT for region in differ) else "stores"
 
     def _best_with_seeds(self, following: dict) -> tuple[float, list[int]]:
         """(score, counts) of the most likely reading holding as many seeds as `following`."""

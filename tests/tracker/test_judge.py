@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import pytest
 
-from arbiter.judge import ASK_MARGIN, FIT_MARGIN, ILLEGAL, MOVE, MOVES, OPENING, SAME, TWO_MOVES, UNDO, UNSURE, Judge
+from arbiter.judge import (ASK_MARGIN, FIT_MARGIN, ILLEGAL, MOVE, MOVES, OPENING, SAME, STILL_UNSURE, TWO_MOVES, UNDO,
+                          UNSURE, Judge)
 from tests.tracker.fakes import FakeObservation, random_varanasi_game, random_wari_game
 
 COLOURS = ("blue", "green", "orange", "purple", "red", "yellow")
@@ -348,3 +349,40 @@ def test_a_move_far_off_the_reading_in_piles_is_still_illegal(wari):
     # Read for sure as 9: three seeds fewer, outside every doubt the recogniser allows for.
     verdict = Judge(wari, history=[before]).judge(_wari_reading(seen, {5: {9: 1.0}}))
     assert verdict.kind == ILLEGAL
+
+
+def test_the_same_doubt_is_asked_about_once_while_it_lasts(wari):
+    before, move, after = _sowing_onto_a_pile(wari)
+
+    def misread(position: dict):
+        """The pile of South's f read one seed high for sure, the store beside it one low."""
+        seen = dict(position, pits=list(position["pits"]), stores=list(position["stores"]))
+        seen["pits"][5] += 1
+        seen["stores"][0] -= 1
+        pile = position["pits"][5]
+        return _wari_reading(seen, {5: {pile + 1: 0.999, pile: 0.001}, 12: {seen["stores"][0]: 0.9, position["stores"][0]: 0.1}})
+
+    judge = Judge(wari, history=[before])
+    first = judge.judge(misread(after))
+    assert first.note.startswith(UNSURE) and first.doubt == "South's pit f"
+    judge.apply(first)
+    following = wari.legal_moves(judge.state)[0]
+    later = wari.apply(judge.state, following).to_json()
+    assert later["pits"][5] >= 8  # still a pile, still misread the same way
+    second = judge.judge(misread(later))
+    assert second.legal and second.moves == (following,) and second.note.startswith(STILL_UNSURE)
+    judge.apply(second)
+    judge.apply(judge.judge(_wari_reading(wari.apply(judge.state, wari.legal_moves(judge.state)[0]).to_json(), {})))
+    assert judge.doubt is None  # a picture that fits without doubt ends it
+
+
+def test_a_move_off_the_reading_only_in_the_stores_is_taken_without_a_question(wari):
+    before, move, after = _sowing_onto_a_pile(wari)
+    seen = dict(after, stores=[after["stores"][0] - 2, after["stores"][1] + 2])  # two seeds read in the wrong store
+    store = {seen["stores"][0]: 0.9999, after["stores"][0]: 0.0001}
+    other = {seen["stores"][1]: 0.9999, after["stores"][1]: 0.0001}
+    observation = _wari_reading(seen, {12: store, 13: other})
+    gap = observation.best_log_likelihood(after) - observation.log_likelihood(after)
+    assert FIT_MARGIN < gap < ASK_MARGIN
+    verdict = Judge(wari, history=[before]).judge(observation)
+    assert verdict.legal and verdict.moves == (move,) and verdict.note is None
