@@ -41,6 +41,11 @@ UNDO_DEPTH = 4
 # to the picture, this many: every move of a Wari position (at most 6), and in Varanasi, where
 # moves that do not show in the picture score far lower, the few that do.
 MOVES_BEAM = 6
+# Behind after flagged pictures (catching up on several moves), more of them, nearest first,
+# while a level holds fewer than this many positions: in Wari every line of up to 4 moves
+# (6^4 = 1,296), whose earlier positions need not look like the picture (a move sows far); in
+# Varanasi, whose positions have some hundred moves each, a dozen or so.
+SEARCH_BUDGET = 1_300
 # At most this many moves are looked for between two judged positions; a table further ahead is
 # put right by the players (a correction).
 MAX_MOVES_BETWEEN = 4
@@ -228,9 +233,13 @@ class Judge:
         earlier = [(UNDO, state, ()) for state in reversed(self.history[-1 - UNDO_DEPTH:-1])]
         level = successors
         for length in range(2, MAX_MOVES_BETWEEN + 1):
-            nearest = sorted(level, key=lambda candidate: -score(candidate[0]))[:MOVES_BEAM]
-            level = [after for before, moves in nearest if not self.rules.is_over(before)
-                     for after in self._successors(before, moves)]
+            nearest = sorted(level, key=lambda candidate: -score(candidate[0]))
+            level = []
+            for count, (before, moves) in enumerate(nearest):
+                if count >= MOVES_BEAM and (not self.alerts or len(level) >= SEARCH_BUDGET):
+                    break
+                if not self.rules.is_over(before):
+                    level += self._successors(before, moves)
             sequences = [(TWO_MOVES if length == 2 else MOVES, state, moves) for state, moves in level]
             # Moves come first so that, should both fit equally, play going on wins over a take-back.
             verdict = best_fit(sequences + earlier)

@@ -386,3 +386,16 @@ def test_a_move_off_the_reading_only_in_the_stores_is_taken_without_a_question(w
     assert FIT_MARGIN < gap < ASK_MARGIN
     verdict = Judge(wari, history=[before]).judge(observation)
     assert verdict.legal and verdict.moves == (move,) and verdict.note is None
+
+
+def test_after_three_flagged_pictures_the_judge_catches_up_on_four_moves(wari):
+    # The positions on the way need not look like the picture (a sowing changes pits far off):
+    # behind, every line of four Wari moves is searched, not only the nearest few.
+    states = random_wari_game(wari, 0, plies=30)
+    garbage = FakeObservation({"game": "wari", "pits": [0] * 11 + [48], "stores": [0, 0]})
+    for start in (0, 9, 12):
+        judge = Judge(wari, [states[start]])
+        for _ in range(3):
+            judge.apply(judge.judge(garbage))
+        verdict = judge.judge(seen(states[start + 4]))
+        assert verdict.legal and verdict.kind == MOVES and verdict.state == states[start + 4]
