@@ -36,8 +36,8 @@ def wari_svg(state: dict) -> str:
 
 
 def stores_progress(history: list[dict]) -> list[dict]:
-    """Each side's store after every position of a Wari game (the seeds captured so far)."""
-    return [{"South": state["stores"][0], "North": state["stores"][1]} for state in history]
+    """Each side's store after every position of a Wari game (the seeds captured so far), by side."""
+    return [{"south": state["stores"][0], "north": state["stores"][1]} for state in history]
 
 
 def wari_findings(summary: dict) -> list[str]:

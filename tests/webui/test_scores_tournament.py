@@ -32,6 +32,7 @@ def test_scores_page_shows_the_current_game_and_every_match(table, client):
     finished_wari_game(store, ["Ama", "Kofi"], (30, 18))
     page = client.get("/scores").get_data(as_text=True)
     assert "Seeds captured this game" in page and "<polyline" in page
+    assert "■ Ama (South) 0" in page and "■ Kofi (North)" in page  # the chart names sides as the tables do
     assert "Ama" in page and "Kofi" in page and "30" in page
 
 

@@ -19,15 +19,17 @@ from engines.errors import ArbiterError
 from webui.chart_svg import line_chart
 from webui.games import web_game
 from webui.routes.table import companion
+from webui.scoreboard import side_label
 
 bp = Blueprint("scores", __name__)
 
-def game_progress(store, game_id: int, game: str) -> list[dict]:
-    """The rows of the current game's chart, where the game draws one (Wari: the seeds captured)."""
+def game_progress(store, game_id: int, game: str, label=str) -> list[dict]:
+    """The rows of the current game's chart, where the game draws one (Wari: the seeds captured),
+    each side named by `label` (the players' names, as the tables beside it name them)."""
     part = web_game(game)
     if part is None or part.progress is None:
         return []
-    return part.progress(store.game_history(game_id))
+    return [{label(side): value for side, value in row.items()} for row in part.progress(store.game_history(game_id))]
 
 
 @bp.get("/scores")
@@ -37,7 +39,10 @@ def page():
     current_match_id = store.game(table.tracker.game_id)["match_id"]
     summaries = [match_summary(store, m) for m in reversed(store.matches()) if not is_bye(m)]
     current = next((s for s in summaries if s["match"]["id"] == current_match_id), None)
-    game_chart = line_chart(game_progress(store, table.tracker.game_id, table.game),
+    def label(side) -> str:
+        return side_label(table.rules, table.seat_names, side)
+
+    game_chart = line_chart(game_progress(store, table.tracker.game_id, table.game, label),
                             "moves", "Seeds captured this game")
     match_chart = line_chart(current["progress"], "games", "Match score") if current else ""
     return render_template("scores.html", current=current, summaries=summaries,
