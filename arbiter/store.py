@@ -26,7 +26,7 @@ from arbiter.spreadsheet import safe_row
 from engines.errors import ArbiterError
 
 # 2: matches name the table that plays them; 3: tournaments keep their pairing system, players
-# their rating, matches their round, and withdrawals are recorded.
+# their rating, matches their round, moves who made them, and withdrawals are recorded.
 SCHEMA_VERSION = 3
 # What upgrades a database of each earlier schema version to the next one (tables new in a
 # version are made by the schema script itself).
@@ -34,7 +34,8 @@ MIGRATIONS = {
     1: ("ALTER TABLE matches ADD COLUMN table_name TEXT",),  # their matches belong to no named table
     2: ("ALTER TABLE tournaments ADD COLUMN system TEXT",  # chosen again when the next round is paired
         "ALTER TABLE players ADD COLUMN rating REAL",  # unrated
-        "ALTER TABLE matches ADD COLUMN round INTEGER"),  # rounds of earlier matches are inferred
+        "ALTER TABLE matches ADD COLUMN round INTEGER",  # rounds of earlier matches are inferred
+        "ALTER TABLE moves ADD COLUMN mover TEXT"),  # earlier moves are listed without a name
 }
 
 # Verdicts of the move log. The first group sets the position; the others only report.
@@ -66,7 +67,7 @@ CREATE TABLE IF NOT EXISTS games (
 CREATE TABLE IF NOT EXISTS moves (
     id INTEGER PRIMARY KEY, game_id INTEGER NOT NULL REFERENCES games(id),
     at TEXT NOT NULL, verdict TEXT NOT NULL, move TEXT, reason TEXT,
-    state TEXT NOT NULL, recognised TEXT, snapshot_before TEXT, snapshot_after TEXT);
+    state TEXT NOT NULL, recognised TEXT, snapshot_before TEXT, snapshot_after TEXT, mover TEXT);
 CREATE INDEX IF NOT EXISTS moves_by_game ON moves (game_id, id);
 CREATE TRIGGER IF NOT EXISTS moves_no_update BEFORE UPDATE ON moves
     BEGIN SELECT RAISE(ABORT, 'the move log is append-only'); END;
@@ -93,6 +94,7 @@ class MoveRecord:
     recognised: dict | None
     snapshot_before: str | None
     snapshot_after: str | None
+    mover: object = None  # the side that made a move (JSON: "south", 0), where it was recorded
 
     def to_json(self) -> dict:
         return {
@@ -106,6 +108,7 @@ class MoveRecord:
             "recognised": self.recognised,
             "snapshot_before": self.snapshot_before,
             "snapshot_after": self.snapshot_after,
+            "mover": self.mover,
         }
 
 
@@ -366,8 +369,9 @@ class Store:
 
     # The move log ------------------------------------------------------------------------------
     def log(self, game_id: int, verdict: str, state: dict, *, move=None, reason: str | None = None,
-            recognised: dict | None = None, snapshots: tuple | None = None) -> MoveRecord:
-        """Append one committed row; snapshots are (before_image, after_image) BGR arrays."""
+            recognised: dict | None = None, snapshots: tuple | None = None, mover=None) -> MoveRecord:
+        """Append one committed row; snapshots are (before_image, after_image) BGR arrays; `mover`
+        the side that made a move (the side to move before it)."""
         if verdict not in VERDICTS:
             raise StoreError(f"unknown verdict {verdict!r}: expected one of {', '.join(VERDICTS)}")
         self._one("game", "SELECT id FROM games WHERE id=?", (game_id,))
@@ -379,10 +383,10 @@ class Store:
         at = now_iso()
         row_id = self._write(
             "INSERT INTO moves (game_id, at, verdict, move, reason, state, recognised, snapshot_before, "
-            "snapshot_after) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (game_id, at, verdict, _dumps(move), reason, _dumps(state), _dumps(recognised), *paths),
+            "snapshot_after, mover) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (game_id, at, verdict, _dumps(move), reason, _dumps(state), _dumps(recognised), *paths, _dumps(mover)),
         )
-        return MoveRecord(row_id, game_id, at, verdict, move, reason, state, recognised, *paths)
+        return MoveRecord(row_id, game_id, at, verdict, move, reason, state, recognised, *paths, mover)
 
     def _save_snapshot(self, image: np.ndarray | None, name: str) -> str | None:
         if image is None:
@@ -403,18 +407,18 @@ class Store:
 
     def moves(self, game_id: int) -> list[MoveRecord]:
         rows = self._read(
-            "SELECT id, game_id, at, verdict, move, reason, state, recognised, snapshot_before, snapshot_after "
+            "SELECT id, game_id, at, verdict, move, reason, state, recognised, snapshot_before, snapshot_after, mover "
             "FROM moves WHERE game_id=? ORDER BY id", (game_id,))
-        return [MoveRecord(r[0], r[1], r[2], r[3], _loads(r[4]), r[5], _loads(r[6]), _loads(r[7]), r[8], r[9])
+        return [MoveRecord(r[0], r[1], r[2], r[3], _loads(r[4]), r[5], _loads(r[6]), _loads(r[7]), r[8], r[9], _loads(r[10]))
                 for r in rows]
 
     def move_log(self, game_id: int) -> list[MoveRecord]:
         """The game's log as `moves` gives it but without positions (`state` is {}): what a page
         lists, read without parsing every position a long game stored."""
         rows = self._read(
-            "SELECT id, game_id, at, verdict, move, reason, snapshot_before, snapshot_after "
+            "SELECT id, game_id, at, verdict, move, reason, snapshot_before, snapshot_after, mover "
             "FROM moves WHERE game_id=? ORDER BY id", (game_id,))
-        return [MoveRecord(r[0], r[1], r[2], r[3], _loads(r[4]), r[5], {}, None, r[6], r[7]) for r in rows]
+        return [MoveRecord(r[0], r[1], r[2], r[3], _loads(r[4]), r[5], {}, None, r[6], r[7], _loads(r[8])) for r in rows]
 
     def game_history(self, game_id: int) -> list[dict]:
         """The positions the game went through, oldest first; the last is where it stands now.

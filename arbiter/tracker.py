@@ -204,13 +204,14 @@ class Tracker:
         store_verdict = {OPENING: "start", UNDO: "undo"}.get(verdict.kind, "move")
         # A move's note (taken in doubt, or several since the last picture) is kept as its reason:
         # the page shows it beside the move.
+        mover = self.judge.state.to_json().get("to_move") if verdict.moves and self.judge.state is not None else None
         self.store.log(self.game_id, store_verdict, verdict.state.to_json(),
                        move=transition["moves"] if len(verdict.moves) > 1 else transition["move"],
-                       reason=verdict.note, recognised=verdict.recognised)
+                       reason=verdict.note, recognised=verdict.recognised, mover=mover)
         self.judge.apply(verdict)
         self._pending_illegal = None
         self._last_stable = _Stable(label, frame)
-        self._publish({"type": "transition", **transition})
+        self._publish({"type": "transition", **transition, "mover": mover})
         self._finish_if_over()
 
     def _finish_if_over(self) -> None:

@@ -156,6 +156,9 @@ class Companion:
             data["over_text"] = result_text(self.rules, self.seat_names, event["result"])
         if event.get("type") in ("over", "match"):
             data["match_text"] = self.match_text()
+        if event.get("mover") is not None and event.get("move") is not None:
+            # The mover's name beside a single move: "Kofi: North c" (several alternate).
+            data["by"] = self.seat_names.get(event["mover"]) or self.rules.side_name(event["mover"])
         if event.get("move") is not None:
             data["notation"] = self.notation(event["move"])
         elif event.get("moves"):
@@ -232,7 +235,7 @@ class Companion:
             # Moves are numbered from the game's start; only the latest entries are described.
             if index < len(records) - LOG_SHOWN:
                 continue
-            event = {"type": record.verdict, "move": record.move,
+            event = {"type": record.verdict, "move": record.move, "mover": record.mover,
                      "reason": record.reason, "legal": record.verdict != "illegal",
                      "snapshot_before": record.snapshot_before, "snapshot_after": record.snapshot_after,
                      "id": record.id, "at": record.at}

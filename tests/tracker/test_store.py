@@ -184,6 +184,7 @@ def test_a_store_of_the_first_schema_is_upgraded_in_place(tmp_path):
         db.execute("ALTER TABLE players DROP COLUMN rating")
         db.execute("ALTER TABLE matches DROP COLUMN round")
         db.execute("DROP TABLE withdrawals")
+        db.execute("ALTER TABLE moves DROP COLUMN mover")
         db.execute("UPDATE meta SET value='1' WHERE key='schema_version'")
     with Store(path) as store:
         assert store.match(1)["table"] is None
@@ -202,6 +203,7 @@ def test_a_store_of_the_second_schema_keeps_its_tournaments_and_learns_their_sys
         db.execute("ALTER TABLE players DROP COLUMN rating")
         db.execute("ALTER TABLE matches DROP COLUMN round")
         db.execute("DROP TABLE withdrawals")
+        db.execute("ALTER TABLE moves DROP COLUMN mover")
         db.execute("UPDATE meta SET value='2' WHERE key='schema_version'")
     with Store(path) as store:
         assert store.tournaments()[0]["name"] == "Club night" and store.tournaments()[0]["system"] is None

@@ -57,7 +57,8 @@ def test_demo_moves_arrive_live_and_the_illegal_move_is_flagged(demo_url, browse
     moves_at_load = page.locator("#log .entry.move").count()
     page.wait_for_function(f"document.querySelectorAll('#log .entry.move').length > {moves_at_load}",
                            timeout=20_000)
-    expect(page.locator("#log .entry.move .text").first).to_have_text(re.compile(r"^\d+\. (South|North) [a-f]$"))
+    # Numbered, with the mover's name: "3. Ama: South e".
+    expect(page.locator("#log .entry.move .text").first).to_have_text(re.compile(r"^\d+\. (Ama: South|Kofi: North) [a-f]$"))
     alert = page.locator("#alert")
     expect(alert).to_be_visible(timeout=40_000)
     expect(page.locator("#alert-reason")).not_to_be_empty()

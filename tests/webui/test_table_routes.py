@@ -39,11 +39,11 @@ def test_table_page_shows_turn_board_and_log_after_moves(table, client):
     # The headline: who plays which side, the score by name, the numbered last move.
     assert "Ama (South) v Kofi (North)" in page
     assert "Ama (South) 0 – Kofi (North) 0" in page
-    assert "Last move: 1. South c" in page
+    assert "Last move: 1. Ama: South c" in page
     view = client.get("/api/table").get_json()
     assert [entry["type"] for entry in view["log"]] == ["start", "move"]
     assert [entry.get("number") for entry in view["log"]] == [None, 1]
-    assert view["log"][1]["notation"] == "South c"
+    assert view["log"][1]["notation"] == "South c" and view["log"][1]["by"] == "Ama"
     assert view["position"]["pits"][2] == 0 and view["alert"] is None
     assert view["over_text"] == "" and 'class="over "' in page
 

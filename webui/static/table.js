@@ -17,8 +17,13 @@ const VERDICT_TEXT = {
   illegal: "Illegal move",
 };
 
+// "Kofi: North c": the mover's name, where the entry has it, before the move's notation.
+function played(entry) {
+  return entry.by ? `${entry.by}: ${entry.notation}` : entry.notation;
+}
+
 function logText(entry) {
-  if (entry.notation) return entry.number ? `${entry.number}. ${entry.notation}` : entry.notation;
+  if (entry.notation) return entry.number ? `${entry.number}. ${played(entry)}` : entry.notation;
   return VERDICT_TEXT[entry.type] || entry.type;
 }
 
@@ -49,7 +54,7 @@ function showPosition(data) {
   if (data.board_svg) $("board").innerHTML = data.board_svg;
   if (data.turn !== undefined && data.turn !== "") $("turn").textContent = data.turn;
   if (data.score !== undefined) $("score").textContent = data.score;
-  if (data.number) $("last-move").textContent = `Last move: ${data.number}. ${data.notation}`;
+  if (data.number) $("last-move").textContent = `Last move: ${data.number}. ${played(data)}`;
 }
 
 function showOver(text) {
@@ -85,7 +90,7 @@ const handlers = {
     $("players").textContent = data.players || "";
     $("score").textContent = data.score || "";
     $("match").textContent = data.match_text || "";
-    $("last-move").textContent = data.last_move ? `Last move: ${data.last_move.number}. ${data.last_move.notation}` : "";
+    $("last-move").textContent = data.last_move ? `Last move: ${data.last_move.number}. ${played(data.last_move)}` : "";
     showOver(data.over_text);
     if (data.status) setStatus(data.status);
     if (data.alert) showAlert(data.alert); else hideAlert();
