@@ -89,6 +89,7 @@ def run_table(args) -> int:
     from arbiter.store import Store
     from arbiter.matches import open_game
     from arbiter.tracker import Tracker
+    from vision import overlay_drawer
 
     rules = load_run_rules(args.game, args.rules)
     names = player_names(args.players, rules)
@@ -96,7 +97,7 @@ def run_table(args) -> int:
     camera = camera_from_spec(args.camera, rules, profile)
     with Store(args.db) as store:
         game_id = open_game(store, rules, seat_players(store, names), table=args.table)
-        tracker = Tracker(rules, profile, store, game_id)
+        tracker = Tracker(rules, profile, store, game_id, mark=overlay_drawer(args.game))
         print(json.dumps({"type": "resume", **tracker.snapshot()}), flush=True)
         tracker.subscribe(lambda event: print(json.dumps(event), flush=True))
         tracker.run(camera)

@@ -65,10 +65,12 @@ def build_companion(rules, profile: dict, camera, store, player_names=(), table:
     from arbiter.run import seat_players
     from arbiter.matches import open_game
     from arbiter.tracker import Tracker
+    from vision import overlay_drawer
 
     game_id = open_game(store, rules, seat_players(store, player_names), table=table)
     observations = LatestObservation()
-    tracker = Tracker(rules, profile, store, game_id, recognize=observations)
+    tracker = Tracker(rules, profile, store, game_id, recognize=observations,
+                      mark=overlay_drawer(rules.to_json()["game"]))
     match = store.match(store.game(game_id)["match_id"])
     return Companion(tracker, camera, pieceset=profile.get("pieceset"), seat_names=seat_names(match),
                      observations=observations)

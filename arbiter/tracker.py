@@ -49,10 +49,11 @@ class ProfileMismatch(ArbiterError):
 
 @dataclass
 class _Stable:
-    """The last stable picture judged: its label and image (the "before" of an illegal snapshot)."""
+    """The last stable picture judged: its label, image and reading (the "before" of an illegal snapshot)."""
 
     label: str
     frame: object
+    observation: object = None
 
 
 class Tracker:
@@ -69,7 +70,11 @@ class Tracker:
     """
 
     def __init__(self, rules, profile: dict, store, game_id: int, *, gate=None,
-                 recognize: Callable | None = None, no_board_timeout: float = NO_BOARD_TIMEOUT_S):
+                 recognize: Callable | None = None, no_board_timeout: float = NO_BOARD_TIMEOUT_S,
+                 mark: Callable | None = None):
+        """`mark(image, observation) -> image` draws a reading on the pictures of an illegal move
+        (the recogniser's overlay: each pit's count), so that players see what the camera read
+        where the reason points; None keeps them as taken."""
         if recognize is None:
             from vision import recognize
         self.rules = rules
@@ -78,6 +83,7 @@ class Tracker:
         self.game_id = game_id
         self.gate = gate or MotionGate()
         self._recognize = recognize
+        self._mark = mark
         self._no_board_timeout = no_board_timeout
         self.judge = self._judge_of(game_id)
         self._lock = threading.RLock()
@@ -181,17 +187,17 @@ class Tracker:
                 self._pending_illegal = None
                 self.store.log(self.game_id, "restored", verdict.state.to_json(), recognised=verdict.recognised)
                 self._publish({"type": "restored", "position": verdict.state.to_json()})
-            self._last_stable = _Stable(label, frame)
+            self._last_stable = _Stable(label, frame, observation)
             return
         transition = verdict.transition(source, label)
         if not verdict.legal:
             if self._pending_illegal is not None and self._pending_illegal.recognised == verdict.recognised:
                 return  # the same wrong table seen again after a hand came and went: alerted already
-            before = self._last_stable.frame if self._last_stable else None
+            before = self._marked(self._last_stable.frame, self._last_stable.observation) if self._last_stable else None
             record_state = verdict.state.to_json() if verdict.state is not None else verdict.recognised
             record = self.store.log(self.game_id, ILLEGAL, record_state, move=transition["moves"] or None,
                                     reason=verdict.reason, recognised=verdict.recognised,
-                                    snapshots=(before, frame))
+                                    snapshots=(before, self._marked(frame, observation)))
             self.judge.apply(verdict)
             self._pending_illegal = verdict
             self._publish({"type": "illegal", **transition, "snapshot_before": record.snapshot_before,
@@ -210,9 +216,15 @@ class Tracker:
                        reason=verdict.note, recognised=verdict.recognised, mover=mover)
         self.judge.apply(verdict)
         self._pending_illegal = None
-        self._last_stable = _Stable(label, frame)
+        self._last_stable = _Stable(label, frame, observation)
         self._publish({"type": "transition", **transition, "mover": mover})
         self._finish_if_over()
+
+    def _marked(self, frame, observation):
+        """The picture with its reading drawn on it (`mark`), or as taken."""
+        if self._mark is None or frame is None or observation is None:
+            return frame
+        return self._mark(frame, observation)
 
     def _finish_if_over(self) -> None:
         if not self.judge.over:

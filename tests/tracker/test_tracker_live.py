@@ -70,6 +70,31 @@ def test_an_illegal_move_is_alerted_with_snapshots_then_restored(tmp_path):
     assert tracker.judge.state == states[2]
 
 
+def test_the_pictures_of_an_illegal_move_are_saved_with_their_readings_drawn(tmp_path):
+    import cv2
+
+    states = game_states(2, 2)
+    broken = {"game": "varanasi", "stacks": [list(t) for t in states[1].to_json()["stacks"]] + [["4purple"]]}
+    drawn = []
+
+    def mark(image, observation):
+        """Stands in for the recogniser's overlay: a white square, and which reading it drew."""
+        drawn.append(observation.to_json()["state"])
+        marked = image.copy()
+        marked[:20, :20] = 255
+        return marked
+
+    tracker, events = make_tracker(tmp_path, [s.to_json() for s in states] + [broken], mark=mark)
+    show(tracker, [0, 1, 3])
+    illegal = of_type(events, "illegal")[0]
+    # The picture before shows the reading of the last legal position, the one after the wrong table's.
+    assert [len(d["stacks"]) for d in drawn] == [len(states[1].to_json()["stacks"]), len(broken["stacks"])]
+    for side in ("snapshot_before", "snapshot_after"):
+        assert (cv2.imread(illegal[side])[:20, :20] > 200).all()
+    # Moves judged legal are saved without pictures: nothing else was drawn.
+    assert len(drawn) == 2
+
+
 def test_players_accept_the_table_after_an_illegal_move(tmp_path):
     start = {"game": "varanasi", "stacks": [["4red", "2blue"], ["3green"]]}
     green_taken = {"game": "varanasi", "stacks": [["4red", "2blue"]]}
