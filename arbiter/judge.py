@@ -330,12 +330,11 @@ class Judge:
         """Take a verdict into account: a legal one's position becomes the current one (an undo
         drops the positions after it); a flagged one leaves the position where it was."""
         self.alerts = 0 if verdict.legal else self.alerts + 1
-        if verdict.legal:
-            self.doubt = verdict.doubt
         if not verdict.legal:
             if verdict.kind in (TWO_MOVES, MOVES):
                 self.pending = verdict
             return
+        self.doubt = verdict.doubt
         self.pending = None
         if verdict.kind == UNDO:
             while self.history and self.history[-1] != verdict.state:
