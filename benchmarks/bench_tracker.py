@@ -131,8 +131,6 @@ def fresh_wari_session(folder: Path, seed: int, plies: int) -> Path:
 
     style = ("nicker", "glass")[seed % 2]
     play = ("random", "hoarding")[seed // 2 % 2]
-    if folder.joinpath("truth.json").exists():  # rendered before into --fresh-dir
-        return folder
     subprocess.run([sys.executable, "-m", "training.wari_render", str(folder), "--style", style, "--session", str(seed),
                     "--positions", "0", "--sequence", str(plies * (2 if play == "hoarding" else 1)), "--play", play,
                     "--illegal", str(FRESH_SLIPS)], check=True, capture_output=True,
@@ -152,8 +150,6 @@ def fresh_varanasi_session(folder: Path, seed: int, plies: int) -> Path:
     from arbiter.demo import bundled_pieceset
     from device.simulated import scripted_positions, simulated_table
 
-    if folder.joinpath("truth.json").exists():  # rendered before into --fresh-dir
-        return folder
     folder.mkdir(parents=True, exist_ok=True)
     rules = load_rules({"game": "varanasi"})
     pieceset = bundled_pieceset("nestor-standard.json")
@@ -234,7 +230,9 @@ def main(argv: list[str]) -> int:
         with tempfile.TemporaryDirectory() as scratch:
             for game, make in FRESH.items():
                 for seed in range(args.fresh_seed, args.fresh_seed + args.fresh):
-                    folder = make((args.fresh_dir or Path(scratch)) / f"{game}-{seed}", seed, FRESH_PLIES[game])
+                    folder = (args.fresh_dir or Path(scratch)) / f"{game}-{seed}"
+                    if not folder.joinpath("truth.json").exists():  # else rendered before into --fresh-dir
+                        make(folder, seed, FRESH_PLIES[game])
                     try:
                         result = bench_session(game, folder)
                     except ArbiterError as exc:

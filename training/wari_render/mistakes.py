@@ -27,14 +27,13 @@ def sowing_path(state: WariState, origin: int) -> list[int]:
     """The pits the origin's seeds fall in, one per seed (the origin skipped, as pbmserv sows)."""
     path, pit = [], origin
     for _ in range(state.pits[origin]):
-        pit = (pit + 1) % PITS
-        if pit == origin:
-            pit = (pit + 1) % PITS
+        pit = _next_pit(pit, origin)
         path.append(pit)
     return path
 
 
 def _next_pit(pit: int, origin: int) -> int:
+    """The pit a seed falls in after `pit`, the origin skipped."""
     pit = (pit + 1) % PITS
     return (pit + 1) % PITS if pit == origin else pit
 
@@ -52,6 +51,9 @@ def mistake(rules: WariRules, state: WariState, kind: str, rng: np.random.Genera
     """A table (pits, stores, the player whose turn it was) after a slip of `kind` in `state`,
     or None where the position offers no such slip."""
     moves = rules.legal_moves(state)
+    # The tables a legal move (or no move) leaves: a slip must leave another.
+    legal = {(after.pits, after.stores) for after in (rules.apply(state, move) for move in moves)}
+    legal.add((state.pits, state.stores))
     order = [moves[i] for i in rng.permutation(len(moves))]
     for move in order:
         after = _SLIPS[kind](rules, state, move, rng)
@@ -60,8 +62,7 @@ def mistake(rules: WariRules, state: WariState, kind: str, rng: np.random.Genera
         pits, stores = after
         if min(pits) < 0 or sum(pits) + sum(stores) != sum(state.pits) + sum(state.stores):
             continue
-        if any(rules.apply(state, legal).pits == tuple(pits) and rules.apply(state, legal).stores == tuple(stores)
-               for legal in moves) or (tuple(pits), tuple(stores)) == (state.pits, state.stores):
+        if (tuple(pits), tuple(stores)) in legal:
             continue
         return {"pits": list(pits), "stores": list(stores), "player": state.to_move}
     return None
@@ -124,7 +125,7 @@ def _knocked_seed(rules, state, move, rng):
 
 def _out_of_turn(rules, state, move, rng):
     other = WariState(state.pits, state.stores, 1 - state.mover)
-    theirs = [m for m in rules.legal_moves(other)]
+    theirs = rules.legal_moves(other)
     if not theirs:
         return None
     played = rules.apply(other, theirs[int(rng.integers(len(theirs)))])
