@@ -256,15 +256,15 @@ class Judge:
         # seed total a pile's hidden seeds put wrong.
         reason = self._illegal_reason(current, observation.best_reading(current.to_json()))
         followed = current.to_json()
-        doubted = [c for c in [(SAME, current, ())] + [(MOVE, state, moves) for state, moves in successors]
-                   if score(c[1]) >= threshold - (ASK_MARGIN - FIT_MARGIN)
-                   and doubtful(observation, c[1].to_json(), followed)]
+        nearly = [c for c in [(SAME, current, ())] + [(MOVE, state, moves) for state, moves in successors]
+                  if score(c[1]) >= threshold - (ASK_MARGIN - FIT_MARGIN)]
+        doubted = [(c, doubt) for c in nearly if (doubt := doubtful(observation, c[1].to_json(), followed))]
         if doubted:
-            kind, state, moves = max(doubted, key=lambda c: score(c[1]))
+            (kind, state, moves), doubt = max(doubted, key=lambda pair: score(pair[0][1]))
             where = reason.split(" should ")[0]
             if kind == SAME:
                 return replace(self._verdict(SAME, state, reading, ()), doubt=where)
-            if doubtful(observation, state.to_json(), followed) == "stores":
+            if doubt == "stores":
                 # Every pit as the move leaves it: a miscounted store is no question for players.
                 return self._verdict(kind, state, reading, moves)
             note = (f"{STILL_UNSURE}: {reason}" if where == self.doubt

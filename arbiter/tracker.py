@@ -208,9 +208,9 @@ class Tracker:
             # at the start all the same, so that the game's history holds every position.
             self.store.log(self.game_id, "start", self.judge.standard_start().to_json())
         store_verdict = {OPENING: "start", UNDO: "undo"}.get(verdict.kind, "move")
+        mover = self.judge.state.to_json().get("to_move") if verdict.moves and self.judge.state is not None else None
         # A move's note (taken in doubt, or several since the last picture) is kept as its reason:
         # the page shows it beside the move.
-        mover = self.judge.state.to_json().get("to_move") if verdict.moves and self.judge.state is not None else None
         self.store.log(self.game_id, store_verdict, verdict.state.to_json(),
                        move=transition["moves"] if len(verdict.moves) > 1 else transition["move"],
                        reason=verdict.note, recognised=verdict.recognised, mover=mover)

@@ -7,7 +7,7 @@ the tracker can weigh candidate positions (`log_likelihood`) instead of trusting
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -77,6 +77,8 @@ class WariObservation:
     geometry: BoardGeometry
     regions: tuple[dict[int, float], ...]  # 12 pits in contract order, then South's and North's store
     confidence: float
+    # (seeds, regions counted) -> `_best_with_seeds`: a verdict asks for the same one several times.
+    _best: dict = field(default_factory=dict, init=False, repr=False, compare=False)
 
     @property
     def pits(self) -> list[int]:
@@ -139,7 +141,14 @@ class WariObservation:
     def _best_with_seeds(self, following: dict) -> tuple[float, list[int]]:
         """(score, counts) of the most likely reading holding as many seeds as `following`."""
         counts = _region_counts(following)
-        seeds = sum(counts)
+        key = (sum(counts), len(counts))
+        if key not in self._best:
+            self._best[key] = self._search_best(*key)
+        score, chosen = self._best[key]
+        return score, list(chosen)
+
+    def _search_best(self, seeds: int, regions: int) -> tuple[float, list[int]]:
+        """(score, counts) of the most likely reading of the first `regions` regions holding `seeds`."""
         # best[t]: the best score of the regions so far holding t seeds between them; choice[r][t]
         # the count region r holds in it.
         best = np.full(seeds + 1, -np.inf)
@@ -147,7 +156,7 @@ class WariObservation:
         shift = np.arange(seeds + 1)[:, None] - np.arange(seeds + 1)[None, :]  # t - n
         choices = []
         # The regions the position counts: the 12 pits, and the stores unless it leaves them out.
-        for distribution, weight in zip(self.regions[: len(counts)], _REGION_WEIGHTS):
+        for distribution, weight in zip(self.regions[:regions], _REGION_WEIGHTS):
             scores = np.array([_log_probability(distribution, n, weight) for n in range(seeds + 1)])
             sums = np.where(shift >= 0, best[np.clip(shift, 0, None)] + scores[None, :], -np.inf)
             choices.append(sums.argmax(axis=1))
