@@ -116,11 +116,17 @@ def pairings_csv(tournament_id: int):
     return csv_download(tournament_id, "pairings", PAIRINGS_COLUMNS, rows)
 
 
-def csv_download(tournament_id: int, what: str, columns: tuple, rows: list) -> Response:
-    """A tournament's table as a CSV file named after it (cells a spreadsheet reads as text)."""
-    tournament = next((t for t in companion().store.tournaments() if t["id"] == tournament_id), None)
+def tournament_or_404(store, tournament_id: int) -> dict:
+    """The stored tournament (id, name, created_at, system), or a 404 answer."""
+    tournament = next((t for t in store.tournaments() if t["id"] == tournament_id), None)
     if tournament is None:
         abort(404, description=f"no tournament with id {tournament_id}")
+    return tournament
+
+
+def csv_download(tournament_id: int, what: str, columns: tuple, rows: list) -> Response:
+    """A tournament's table as a CSV file named after it (cells a spreadsheet reads as text)."""
+    tournament = tournament_or_404(companion().store, tournament_id)
     out = io.StringIO()
     writer = csv.writer(out)
     writer.writerow(columns)
@@ -194,15 +200,13 @@ def new_tournament():
 def pair_next_round(tournament_id: int):
     table = companion()
     store = table.store
-    if tournament_id not in {t["id"] for t in store.tournaments()}:
-        abort(404, description=f"no tournament with id {tournament_id}")
+    tournament = tournament_or_404(store, tournament_id)
     game = request.form.get("game", "")
     # Pairings of this table's game follow its rules, so that they can be played here.
     rules = table.rules if game == table.game else load_rules({"game": game})
     # The system is chosen with the first round and kept: a Swiss round 2 never comes from the
     # round-robin schedule because a form was left at its default.
-    kept = next(t["system"] for t in store.tournaments() if t["id"] == tournament_id)
-    system = kept or request.form.get("system", "")
+    system = tournament["system"] or request.form.get("system", "")
     if system not in SYSTEMS:
         raise ArbiterError(f"unknown pairing system {system!r}: expected {' or '.join(SYSTEMS)}")
     games = tournament_games(store, tournament_id)
@@ -213,18 +217,18 @@ def pair_next_round(tournament_id: int):
     if any(g["away"] is not None and g["scores"] is None for g in games):
         raise ArbiterError("enter every result of the current round before pairing the next one")
     players = store.players()
+    played = max((g["round"] for g in games), default=0)
     if system == "round_robin":
         if late:
             raise ArbiterError("a round robin's entrants are fixed with round 1: late entries join a Swiss tournament")
         schedule = round_robin(entrants)
-        played = max((g["round"] for g in games), default=0)
         if played >= len(schedule):
             raise ArbiterError("the round robin is complete: every entrant has met every other")
         pairings = without_withdrawn(schedule[played], withdrawn)
     else:
         ratings = {p["name"]: p["rating"] for p in players if p["rating"] is not None}
         pairings = swiss_round(entrants, *results_and_byes(games), ratings=ratings, withdrawn=withdrawn)
-        pairings = [replace(p, round=1 + max((g["round"] for g in games), default=0)) for p in pairings]
+        pairings = [replace(p, round=played + 1) for p in pairings]
     if not pairings:
         raise ArbiterError("nobody is left to pair: every entrant has withdrawn")
     player_ids = {p["name"]: p["id"] for p in players}
@@ -261,8 +265,7 @@ def without_withdrawn(pairings: list[Pairing], withdrawn: dict[str, int]) -> lis
 def withdraw(tournament_id: int):
     """An entrant leaves after the current round: not paired again, still in the standings."""
     store = companion().store
-    if tournament_id not in {t["id"] for t in store.tournaments()}:
-        abort(404, description=f"no tournament with id {tournament_id}")
+    tournament_or_404(store, tournament_id)
     games = tournament_games(store, tournament_id)
     name = request.form.get("entrant", "")
     if name not in entrants_of(games):
