@@ -2,7 +2,7 @@
 
 A game read by camera has one module here (`webui/GAME_page.py`, its `PAGE`) and one line of
 registration below; the pages ask `web_game(name)` and never name a game themselves. A game
-without one (Nanku) can still be scored and paired in tournaments.
+without one (a game judged from records alone) can still be scored and paired in tournaments.
 """
 from __future__ import annotations
 
@@ -18,7 +18,8 @@ class WebGame:
     """`draw(state_json, pieceset) -> SVG`; `correct_tools` the template of the correction page's
     tools and `correct_script` the static script that drives them; `piece_word` what a player taps
     to correct; `calibration_hint` how to lay out the calibration photo; `progress(history)` the
-    rows of the current game's chart (one per position, {series: value}), or None for no chart;
+    rows of the current game's chart (one per position, {side: value}), or None for no chart, and
+    `progress_title` that chart's title;
     `calibration_findings(summary)` what a calibration found, in the players' words."""
 
     draw: Callable[[dict, dict | None], str]
@@ -27,12 +28,14 @@ class WebGame:
     piece_word: str
     calibration_hint: str
     progress: Callable[[list[dict]], list[dict]] | None = None
+    progress_title: str = "This game"
     calibration_findings: Callable[[dict], list[str]] = lambda summary: []
 
 
 WEB_GAMES = Parts("web page part")
 WEB_GAMES.register("varanasi", "webui.varanasi_page:PAGE")
 WEB_GAMES.register("wari", "webui.wari_page:PAGE")
+WEB_GAMES.register("nanku", "webui.nanku_page:PAGE")
 
 
 def web_game(game: object) -> WebGame | None:

@@ -57,5 +57,6 @@ PAGE = WebGame(
     piece_word="pit",
     calibration_hint="Set the board at the start: 4 seeds in each pit, stores empty, hands away, then capture.",
     progress=stores_progress,
+    progress_title="Seeds captured this game",
     calibration_findings=wari_findings,
 )

@@ -44,8 +44,8 @@ def test_varanasi_discs_keep_their_scale_as_towers_are_taken():
 
 
 def test_drawing_refuses_bad_positions_with_a_reason():
-    with pytest.raises(ArbiterError, match="cannot draw a position of game 'nanku'"):
-        board_svg({"game": "nanku", "pieces": []})
+    with pytest.raises(ArbiterError, match="cannot draw a position of game 'chess'"):
+        board_svg({"game": "chess", "pieces": []})
     with pytest.raises(ArbiterError, match="not a disc code"):
         board_svg({"game": "varanasi", "stacks": [["red"]]})
     assert colour_css("teal", None) == "teal" and colour_css("not a colour!", {}) == "grey"

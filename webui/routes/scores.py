@@ -42,8 +42,9 @@ def page():
     def label(side) -> str:
         return side_label(table.rules, table.seat_names, side)
 
+    part = web_game(table.game)
     game_chart = line_chart(game_progress(store, table.tracker.game_id, table.game, label),
-                            "moves", "Seeds captured this game")
+                            "moves", part.progress_title if part else "")
     match_chart = line_chart(current["progress"], "games", "Match score") if current else ""
     return render_template("scores.html", current=current, summaries=summaries,
                            game_chart=game_chart, match_chart=match_chart)
