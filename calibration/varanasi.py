@@ -267,21 +267,44 @@ def _colour_means(circle_lab: np.ndarray, colour_of: dict[int, int], colour_coun
 
 
 def _check_colours_look_named(circle_lab: np.ndarray, colour_of: dict[int, str], pieces: PieceSet) -> None:
-    """Refuse a piece set whose colours the photo does not show: each colour's discs, the lamp's
-    cast removed, must look more like that colour's hint than like any other colour of the set.
-    (A set of black and white discs calibrated as the standard set would name its colours anyway.)"""
+    """Refuse a piece set whose colours the photo does not show. With the lamp's cast removed,
+    each colour's discs and that colour's nominal sRGB must be each other's nearest: the discs
+    nearer their own colour than any other colour of the set, and the colour nearer its own discs
+    than any other colour's discs.
+
+    Naming gives every colour of the set some discs, whatever the photo shows. The first half
+    refuses discs that look like another colour of the set (a black-and-white set calibrated as
+    the standard one); the second a colour no disc shows, whose discs are merely the leftovers
+    nearest it (black discs taken for purple, while the blue discs look more purple than they).
+    Both compare the set's colours with each other only, so no distance needs tuning to a lamp.
+    """
     ids = sorted(colour_of)
     neutral = _lamp_corrected(circle_lab[ids], circle_lab[ids], pieces)
     references = srgb_to_lab(np.array(pieces.hints_srgb, dtype=float))
-    for index, colour in enumerate(pieces.colours):
-        mine = [row for row, i in enumerate(ids) if colour_of[i] == colour]
-        if not mine:
-            continue
-        nearest = int(((references - neutral[mine].mean(axis=0)) ** 2).sum(axis=1).argmin())
+    named = [index for index, colour in enumerate(pieces.colours) if colour in colour_of.values()]
+    clusters = np.array([
+        neutral[[row for row, i in enumerate(ids) if colour_of[i] == pieces.colours[index]]].mean(axis=0)
+        for index in named
+    ]).reshape(-1, 3)
+    # distance[k, j]: from the discs taken for colour named[k] to the nominal colour j.
+    distance = np.linalg.norm(clusters[:, None, :] - references[None, :, :], axis=2)
+    for k, index in enumerate(named):
+        nearest = int(distance[k].argmin())
         if nearest != index:
             raise ArbiterError(
-                f"the discs taken for {colour} look {pieces.colours[nearest]} in this photo: is this the piece "
-                f"set on the table? Calibrate with the set's own piece-set file")
+                f"the discs taken for {pieces.colours[index]} look {pieces.colours[nearest]} in this photo: "
+                f"is this the piece set on the table? Calibrate with the set's own piece-set file")
+    unshown = [
+        (pieces.colours[index], pieces.colours[named[int(distance[:, index].argmin())]], distance[k, index])
+        for k, index in enumerate(named)
+        if int(distance[:, index].argmin()) != k
+    ]
+    if unshown:
+        unshown.sort(key=lambda item: -item[2])  # the colour least like its own discs first
+        raise ArbiterError(
+            f"no disc in this photo looks {' or '.join(colour for colour, _, _ in unshown)} (the discs nearest "
+            + ", those nearest ".join(f"{colour} were taken for {other}" for colour, other, _ in unshown)
+            + "): is this the piece set on the table? Calibrate with the set's own piece-set file")
 
 
 def _lamp_corrected(lab_colours: np.ndarray, disc_lab: np.ndarray, pieces: PieceSet) -> np.ndarray:

@@ -163,3 +163,17 @@ def test_a_piece_set_whose_colours_the_photo_does_not_show_is_refused_naming_a_c
         calibrate(render_calibration(monochrome, seed=4), STANDARD)
     # The same photo with its own piece-set file calibrates.
     assert calibrate(render_calibration(monochrome, seed=4), monochrome)["summary"]["discs"] == 24
+
+
+def test_a_piece_set_with_a_colour_no_disc_shows_is_refused_naming_that_colour():
+    """A set of white, black, red, green, blue and golden yellow discs calibrated with the
+    standard set's file (red, orange, yellow, green, blue, purple): every disc is named after its
+    nearest leftover colour, and each naming looks right on its own (the black discs are nearer
+    purple than any other colour), yet purple's nearest discs are the blue ones."""
+    colours = {"white": [235, 235, 228], "black": [32, 32, 34], "red": [200, 35, 40],
+               "green": [40, 150, 70], "blue": [35, 85, 200], "yellow": [245, 190, 30]}
+    other_set = {**STANDARD, "colours": {name: {"srgb": srgb} for name, srgb in colours.items()}}
+    photo = render_calibration(other_set, seed=4, lamp=(0.72, 0.79, 0.85))
+    with pytest.raises(ArbiterError, match=r"no disc in this photo looks purple\b.*is this the piece set on the table"):
+        calibrate(photo, STANDARD)
+    assert calibrate(photo, other_set)["summary"]["discs"] == 24
