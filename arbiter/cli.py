@@ -33,21 +33,11 @@ def _load_rules(path: str):
 
 
 def cmd_check(args) -> int:
+    from arbiter.records import read_record
     from calibration.profiles import load_json_file
-    from engines import MoveError, RulesError, check_record, load_rules
+    from engines import check_record
 
-    record = load_json_file(args.record, "game record")
-    if not isinstance(record, dict) or "rules" not in record:
-        raise ArbiterError(f"{args.record}: a record is an object with \"rules\", optional \"start\" and \"moves\"")
-    unknown = set(record) - {"rules", "start", "moves"}
-    if unknown:
-        raise RulesError(f"{args.record}: unknown record keys: {', '.join(sorted(unknown))}")
-    rules = load_rules(record["rules"])
-    start = rules.state_from_json(record["start"]) if "start" in record else rules.start()
-    moves_json = record.get("moves", [])
-    if not isinstance(moves_json, list):
-        raise MoveError(f"{args.record}: \"moves\" must be a list")
-    moves = [rules.move_from_json(m) for m in moves_json]
+    rules, start, moves = read_record(load_json_file(args.record, "game record"), args.record)
     verdict = check_record(rules, start, moves)
     _print_json(verdict)
     return 0 if verdict["legal"] else 1

@@ -8,10 +8,33 @@ by hand, and an undo takes moves back. A record starts where the log last set th
 from __future__ import annotations
 
 from engines import load_rules
-from engines.errors import ArbiterError
+from engines.errors import ArbiterError, MoveError, RulesError
 
 # Log verdicts after which the position is the one the players stated, not one a move made.
 SET_BY_HAND = ("start", "override", "accept")
+
+
+def read_record(record, source: str) -> tuple:
+    """(rules, start, moves) of a contract record read from `source`; a one-line error for a
+    record that is not one. The optional "players" name the seats and change no verdict, but a
+    list that cannot be the seats' names means the record is not what its writer meant."""
+    if not isinstance(record, dict) or "rules" not in record:
+        raise ArbiterError(f'{source}: a record is an object with "rules", optional "start", "moves" and "players"')
+    unknown = set(record) - {"rules", "start", "moves", "players"}
+    if unknown:
+        raise RulesError(f"{source}: unknown record keys: {', '.join(sorted(unknown))}")
+    rules = load_rules(record["rules"])
+    players = record.get("players", None)
+    if "players" in record and not (
+        isinstance(players, list) and len(players) == rules.players
+        and all(isinstance(name, str) and name.strip() for name in players)
+    ):
+        raise ArbiterError(f'{source}: "players" must be a list of {rules.players} names, one per seat in order')
+    start = rules.state_from_json(record["start"]) if "start" in record else rules.start()
+    moves_json = record.get("moves", [])
+    if not isinstance(moves_json, list):
+        raise MoveError(f'{source}: "moves" must be a list')
+    return rules, start, [rules.move_from_json(move) for move in moves_json]
 
 
 def game_record(store, game_id: int) -> dict:

@@ -99,9 +99,24 @@ def test_an_exported_record_is_checked_legal_and_replays_to_the_stored_position(
     # The correction re-starts the record at the position the players stated.
     assert record["start"] == states[10].to_json() and len(record["moves"]) == len(states) - 11
     path = tmp_path / "record.json"
-    path.write_text(json.dumps({key: record[key] for key in ("rules", "start", "moves")}))
+    path.write_text(out)  # as written, players included
     code, out, _ = run_cli(capsys, "check", str(path))
     assert code == 0 and json.loads(out)["final"] == states[-1].to_json()
+
+
+@pytest.mark.parametrize("players, fragment", [
+    ("Ama,Kofi", "a list of 2 names"),
+    (["Ama"], "a list of 2 names"),
+    (["Ama", "Kofi", "Efua"], "a list of 2 names"),
+    (["Ama", 7], "a list of 2 names"),
+    (["Ama", " "], "a list of 2 names"),
+])
+def test_a_record_naming_players_that_do_not_fit_its_seats_is_refused(capsys, tmp_path, players, fragment):
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps({"rules": WARI, "moves": [], "players": players}))
+    code, out, err = run_cli(capsys, "check", str(path))
+    assert code == 2 and out == "" and err.startswith("arbiter: error: ") and fragment in err
+    assert len(err.splitlines()) == 1
 
 
 def test_exported_moves_are_numbered_in_table_notation(capsys, tmp_path):

@@ -7,6 +7,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from arbiter.records import read_record
 from engines import game_names, load_rules
 from engines.errors import ArbiterError
 from engines.json_input import parse_json
@@ -51,6 +52,18 @@ def test_rules_states_and_moves_of_every_game(document):
 def test_profiles_piece_sets_and_match_records(document):
     for parse in (WariProfile.from_json, parsed_profile, PieceSet.from_json, Series.from_json, VaranasiMatch.from_json):
         answers_in_one_line(parse, document)
+
+
+# Records whose rules load, so that what follows them ("players", "start", "moves") is read too.
+RECORD_DOCUMENTS = st.fixed_dictionaries(
+    {"rules": st.sampled_from(game_names()).map(lambda game: {"game": game})},
+    optional={"players": DOCUMENTS, "start": DOCUMENTS, "moves": DOCUMENTS})
+
+
+@settings(max_examples=100)
+@given(st.one_of(DOCUMENTS, RECORD_DOCUMENTS))
+def test_game_records(document):
+    answers_in_one_line(lambda record: read_record(record, "record.json"), document)
 
 
 @settings(max_examples=100)
