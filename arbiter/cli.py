@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -295,7 +296,16 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     try:
-        return args.func(args)
+        code = args.func(args)
+        # Output still buffered would fail at exit, past these handlers, with a traceback.
+        sys.stdout.flush()
+        return code
+    except BrokenPipeError:
+        # The reader went away (`arbiter export | head`): stop quietly with the status of a tool
+        # that SIGPIPE killed, as other Unix tools do. (Before OSError: it is one.) Python's
+        # own flush at exit would fail again on the closed pipe.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
     except ArbiterError as exc:
         print(f"arbiter: error: {exc}", file=sys.stderr)
         return 2
@@ -305,10 +315,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
-    except BrokenPipeError:
-        # The reader went away (`arbiter export | head`): stop quietly, as other Unix tools do.
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 141
 
 
 if __name__ == "__main__":

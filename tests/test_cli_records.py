@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import signal
 import subprocess
 import sys
 
@@ -143,6 +145,21 @@ def test_export_into_a_closed_pipe_stops_quietly(tmp_path):
     reader.stdout.close()
     reader.wait(60)
     assert reader.stderr.read() == b"" and reader.returncode in (0, 141)
+
+
+@pytest.mark.parametrize("output_format", ["json", "record", "moves", "csv"])
+def test_export_into_a_pipe_its_reader_closed_stops_quietly_as_killed_by_sigpipe(tmp_path, output_format):
+    """`arbiter export | head -c 10` where head is gone before the first write."""
+    db = tmp_path / "a.sqlite3"
+    recorded_game(db)
+    read_end, write_end = os.pipe()
+    os.close(read_end)  # every write now fails: the reader went away
+    try:
+        writer = subprocess.run([sys.executable, "-m", "arbiter", "export", "--db", str(db), "--format", output_format],
+                                stdout=write_end, stderr=subprocess.PIPE, timeout=60)
+    finally:
+        os.close(write_end)
+    assert writer.stderr == b"" and writer.returncode == 128 + signal.SIGPIPE
 
 
 def test_recognize_lines_are_valid_input_to_explain(capsys, tmp_path):
