@@ -86,11 +86,11 @@ class Parts:
         return tuple(self._paths)
 
     def __contains__(self, game: object) -> bool:
-        return game in self._paths
+        return isinstance(game, str) and game in self._paths  # a name from JSON may be a list
 
     def get(self, game: object):
         """The part registered for `game`; RulesError naming the games that have one otherwise."""
-        if game not in self._paths:
+        if game not in self:
             have = ", ".join(self._paths) or "none"
             raise RulesError(f"no {self.what} for game {game!r}: games with one: {have}")
         if game not in self._loaded:

@@ -43,10 +43,14 @@ def web_game(game: object) -> WebGame | None:
     return WEB_GAMES.get(game) if game in WEB_GAMES else None
 
 
+def drawn_game(state: object) -> str:
+    """The game of a position the pages can draw, or ArbiterError naming the games they draw."""
+    game = state.get("game") if isinstance(state, dict) else None
+    if web_game(game) is None:
+        raise ArbiterError(f"cannot draw a position of game {game!r}: expected one of {', '.join(WEB_GAMES.games())}")
+    return game
+
+
 def board_svg(state: dict, pieceset: dict | None = None) -> str:
     """The clean drawing of a position of any game that has one."""
-    game = state.get("game") if isinstance(state, dict) else None
-    part = web_game(game)
-    if part is None:
-        raise ArbiterError(f"cannot draw a position of game {game!r}: expected one of {', '.join(WEB_GAMES.games())}")
-    return part.draw(state, pieceset)
+    return web_game(drawn_game(state)).draw(state, pieceset)

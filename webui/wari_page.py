@@ -28,7 +28,7 @@ def wari_svg(state: dict) -> str:
             f'<text class="count" x="{cx}" y="{cy + 15}">{int(count)}</text>'
             f'<text class="label" x="{cx}" y="{332 if south else 26}">{letter}</text></g>')
     for side, (label, cx) in enumerate((("South", 760), ("North", 40))):
-        parts.append(f'<g class="store"><title>{label} store</title>'
+        parts.append(f'<g class="store" data-store="{side}"><title>{label} store</title>'
                      f'<text class="count" x="{cx}" y="188">{int(stores[side])}</text>'
                      f'<text class="label" x="{cx}" y="226">{label}</text></g>')
     parts.append("</svg>")

@@ -82,11 +82,13 @@ def test_a_correction_from_the_phone_reaches_the_table(demo_url, browser, screen
     page.locator(f'#board [data-pit="{source}"]').click()
     page.locator("#minus").click()
     expect(page.locator(f'#board [data-pit="{source}"] text.count')).to_have_text(str(counts[source] - 1))
+    expect(page.locator("#message")).to_contain_text("a Wari set has 48")  # not a position until the seed lands
     page.locator(f'#board [data-pit="{target}"]').click()
     expect(page.locator("#selection")).to_have_text(f'{"South" if target < 6 else "North"} {"abcdef"[target % 6]}')
     page.locator("#plus").click()
     expect(page.locator(f'#board [data-pit="{target}"] text.count')).to_have_text(str(counts[target] + 1))
     expect(page.locator("#total")).to_have_text("48")
+    expect(page.locator("#message")).to_be_empty()
     page.screenshot(path=str(screenshots / "correct-phone.png"), full_page=True)
     page.locator("#apply").click()
     page.wait_for_url("**/table", timeout=10_000)

@@ -4,6 +4,7 @@ the Host a PIN-less companion answers, CSV cells a spreadsheet would run, foreig
 from __future__ import annotations
 
 import io
+import json
 import sqlite3
 import struct
 import zlib
@@ -12,10 +13,13 @@ from argparse import Namespace
 import cv2
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from arbiter.serving import director_pin, serve
 from arbiter.store import Store, StoreError
 from engines.errors import ArbiterError
+from tests.test_json_fuzz import DOCUMENTS, GAME_DOCUMENTS
 from tests.webui.conftest import csrf_of
 from vision.io import MAX_PIXELS, decode_image, declared_size, read_image
 from webui.app import create_app
@@ -150,3 +154,45 @@ def test_serve_without_pin_on_the_network_is_refused_with_the_way_to_give_one(tm
                      profile=str(tmp_path / "missing.json"), rules=None, db=str(tmp_path / "db.sqlite3"))
     with pytest.raises(ArbiterError, match="add --pin"):
         serve(args)
+
+
+@pytest.mark.parametrize("body", [
+    '{"state": {"game": "wari", "pits": "x"}}',
+    '{"state": {"game": "wari", "pits": [1e400]}}',
+    '{"state": {"game": "wari", "pits": [1e400, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0], "stores": [0, 0]}}',
+    '{"state": {"game": "varanasi", "stacks": "x"}}',
+    '{"state": {"game": ["wari"]}}',
+])
+def test_a_drawing_of_a_malformed_position_is_refused_in_one_line(client, body):
+    answer = client.post("/api/board", data=body,
+                         headers={"X-CSRF-Token": csrf_of(client), "Content-Type": "application/json"})
+    assert answer.status_code == 400
+    error = answer.get_json()["error"]
+    assert error and "\n" not in error
+
+
+def test_a_drawing_is_made_only_of_a_position_the_game_allows(client):
+    """25,000 one-disc towers (225 KB) would be a 9.5 MB drawing; a set has 24 discs."""
+    body = json.dumps({"state": {"game": "varanasi", "stacks": [["1red"]] * 25_000, "to_move": 0}})
+    answer = client.post("/api/board", data=body,
+                         headers={"X-CSRF-Token": csrf_of(client), "Content-Type": "application/json"})
+    assert answer.status_code == 400 and "appears twice" in answer.get_json()["error"]
+    assert len(answer.get_data()) < 1000
+
+
+@pytest.mark.parametrize("path", ["/tournament/match/99999/result", "/tournament/match/99999/play",
+                                  "/tournament/match/99999/result/delete"])
+def test_a_form_about_a_match_that_does_not_exist_is_a_404(client, path):
+    answer = client.post(path, data={"csrf_token": csrf_of(client), "result": "1-0"})
+    assert answer.status_code == 404
+    assert "no match with id 99999" in answer.get_data(as_text=True)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.one_of(DOCUMENTS, GAME_DOCUMENTS))
+def test_the_board_drawing_answers_any_json_position_without_a_server_error(client, state):
+    # The client and its table are shared by every example: drawing changes nothing.
+    answer = client.post("/api/board", json={"state": state}, headers={"X-CSRF-Token": csrf_of(client)})
+    assert answer.status_code in (200, 400)
+    if answer.status_code == 400:
+        assert "\n" not in answer.get_json()["error"]

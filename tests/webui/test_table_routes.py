@@ -185,11 +185,18 @@ def test_accept_needs_a_pending_illegal_move(table, client):
 
 def test_board_drawing_endpoint_refuses_unknown_games(client):
     headers = {"X-CSRF-Token": csrf_of(client)}
-    drawn = client.post("/api/board", json={"state": {"game": "wari", "pits": [1] * 12, "stores": [0, 0]}},
-                        headers=headers)
+    start = {"game": "wari", "pits": [4] * 12, "stores": [0, 0], "to_move": "south"}
+    drawn = client.post("/api/board", json={"state": start}, headers=headers)
     assert drawn.status_code == 200 and drawn.get_json()["svg"].startswith("<svg")
     unknown = client.post("/api/board", json={"state": {"game": "chess"}}, headers=headers)
     assert unknown.status_code == 400 and "chess" in unknown.get_json()["error"]
+
+
+def test_a_draft_the_game_does_not_allow_is_not_drawn_and_says_why(client):
+    """A seed taken from one pit before it is put in another: the editor shows the reason."""
+    draft = {"game": "wari", "pits": [3] + [4] * 11, "stores": [0, 0], "to_move": "south"}
+    refused = client.post("/api/board", json={"state": draft}, headers={"X-CSRF-Token": csrf_of(client)})
+    assert refused.status_code == 400 and "a Wari set has 48" in refused.get_json()["error"]
 
 
 def test_correct_page_waits_for_a_position(table, client):

@@ -5,7 +5,8 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 
 from engines.errors import ArbiterError
 from engines.json_input import parse_json
-from webui.games import board_svg
+from engines import load_rules
+from webui.games import board_svg, drawn_game
 from webui.security import director_required
 
 bp = Blueprint("table", __name__)
@@ -107,8 +108,14 @@ def accept():
 
 @bp.post("/api/board")
 def draw_board():
-    """The clean drawing of a draft position (the correction editor redraws as players tap)."""
+    """The clean drawing of a draft position (the correction editor redraws as players tap).
+
+    Only of a position the game's engine accepts: the drawing then holds what a real table can
+    (a set's discs, 48 seeds), however big or odd the request, and draws numbers it can trust."""
     body = json_body()
     if not isinstance(body.get("state"), dict):
         raise ArbiterError("expected {\"state\": POSITION}")
-    return jsonify({"svg": board_svg(body["state"], companion().pieceset)})
+    table = companion()
+    game = drawn_game(body["state"])
+    rules = table.rules if game == table.game else load_rules({"game": game})
+    return jsonify({"svg": board_svg(rules.state_from_json(body["state"]).to_json(), table.pieceset)})

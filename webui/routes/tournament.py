@@ -14,7 +14,7 @@ from flask import Blueprint, Response, abort, flash, redirect, render_template, 
 
 from arbiter.scoring import BYE, hand_result, is_bye, match_summary
 from arbiter.spreadsheet import safe_row
-from arbiter.store import now_iso
+from arbiter.store import StoreError, now_iso
 from arbiter.tournament import Pairing, Result, number_rounds, round_robin, standings, swiss_round
 from engines import game_info, load_rules
 from engines.errors import ArbiterError
@@ -124,6 +124,14 @@ def tournament_or_404(store, tournament_id: int) -> dict:
     return tournament
 
 
+def match_or_404(store, match_id: int) -> dict:
+    """The stored match, or a 404 answer (a form from a page older than the database, say)."""
+    try:
+        return store.match(match_id)
+    except StoreError as exc:
+        abort(404, description=str(exc))
+
+
 def csv_download(tournament_id: int, what: str, columns: tuple, rows: list) -> Response:
     """A tournament's table as a CSV file named after it (cells a spreadsheet reads as text)."""
     tournament = tournament_or_404(companion().store, tournament_id)
@@ -154,7 +162,7 @@ def refused(exc: ArbiterError):
     args = request.view_args or {}
     tournament_id = args.get("tournament_id") or request.form.get("tournament", type=int)
     if "match_id" in args:
-        tournament_id = companion().store.match(args["match_id"])["tournament_id"]
+        tournament_id = match_or_404(companion().store, args["match_id"])["tournament_id"]
     return tournament_page(tournament_id), 400
 
 
@@ -280,7 +288,7 @@ def withdraw(tournament_id: int):
 @director_required
 def play_here(match_id: int):
     table = companion()
-    match = table.store.match(match_id)
+    match = match_or_404(table.store, match_id)
     table.tracker.play_match(match_id)
     names = " – ".join(p["name"] for p in match["players"])
     flash(f"{names} now play at this table: set up the opening position.")
@@ -292,7 +300,7 @@ def play_here(match_id: int):
 def delete_result(match_id: int):
     """Withdraw a result entered by hand (entered at the wrong table, say); it stays on record."""
     store = companion().store
-    match = store.match(match_id)
+    match = match_or_404(store, match_id)
     if hand_result(match) is None:
         raise ArbiterError("only a result entered by hand can be deleted; the camera's record stays")
     store.reopen_match(match_id, {"withdrawn": match["result"], "at": now_iso()})
@@ -304,7 +312,7 @@ def delete_result(match_id: int):
 @director_required
 def enter_result(match_id: int):
     store = companion().store
-    match = store.match(match_id)
+    match = match_or_404(store, match_id)
     if len(match["players"]) != 2:
         raise ArbiterError("a bye has no result to enter")
     quick = QUICK_RESULTS.get(request.form.get("result", ""))

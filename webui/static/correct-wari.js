@@ -10,6 +10,15 @@ editor.describe = () => {
   $("count").textContent = draft.pits[selected.pit];
 };
 editor.afterRedraw = showTotal;
+editor.showDraft = () => {
+  const show = (selector, count) => {
+    const text = document.querySelector(`#board ${selector} text.count`);
+    if (text) text.textContent = count;
+  };
+  draft.pits.forEach((count, pit) => show(`[data-pit="${pit}"]`, count));
+  draft.stores.forEach((count, side) => show(`[data-store="${side}"]`, count));
+  showTotal();
+};
 
 const step = (delta) => {
   if (!selected) return;

@@ -10,6 +10,9 @@ let selected = null; // what the player tapped: {stack, disc} or {pit}, as the d
 const editor = {
   describe() {}, // show what is selected in the tools
   afterRedraw() {}, // refresh the tools' totals after the board changed
+  // The server draws only positions the game allows; a draft on its way to one (47 seeds while a
+  // seed is moved) shows in the current drawing as far as the game's script can show it.
+  showDraft() {},
 };
 
 async function post(url, body) {
@@ -32,10 +35,13 @@ async function redraw() {
   try {
     const { svg } = await post("/api/board", { state: draft });
     $("board").innerHTML = svg;
+    say("", false); // what was wrong with the draft before is put right
     markSelection();
     editor.afterRedraw();
   } catch (error) {
     say(error.message, true);
+    editor.showDraft();
+    markSelection();
   }
 }
 
