@@ -19,6 +19,7 @@ import time
 from collections import OrderedDict
 
 from flask import Blueprint, abort, current_app, flash, redirect, render_template, request, session, url_for
+from markupsafe import Markup
 
 from engines.errors import ArbiterError
 
@@ -81,6 +82,21 @@ def csrf_token() -> str:
     return token
 
 
+def form_fields() -> Markup:
+    """The hidden fields every form posts: the session's token, and the page the form is on, to
+    which the PIN page leads back (browsers send no Referer under this site's referrer policy)."""
+    return Markup('<input type="hidden" name="csrf_token" value="{}">'
+                  '<input type="hidden" name="back" value="{}">').format(csrf_token(), this_page())
+
+
+def this_page() -> str:
+    """The page being shown, with its query (/tournament?id=3). A page drawn in answer to a form
+    (one refused, shown again) is the page that form came from."""
+    if request.method == "GET":
+        return safe_back(request.full_path.removesuffix("?"))
+    return safe_back(request.form.get("back"))
+
+
 def check_csrf() -> None:
     """before_request hook: unsafe methods need the session's token in the form or a header."""
     if request.method not in UNSAFE_METHODS:
@@ -128,7 +144,7 @@ def director_required(view):
             if attempt is None and not request.path.startswith("/api/"):
                 # A form sent from a page: lead the director to the PIN, then back to that page.
                 flash("That needs the director's PIN: unlock, then send it again.", "error")
-                return redirect(url_for("security.unlock", next=safe_back(request.referrer)), code=303)
+                return redirect(url_for("security.unlock", next=safe_back(request.form.get("back"))), code=303)
             if attempt is None:
                 abort(403, description="this action needs the director's PIN: unlock the page first")
             if not gate.check(attempt, request.remote_addr or ""):
@@ -138,12 +154,13 @@ def director_required(view):
     return guarded
 
 
-def safe_back(url: str | None) -> str:
-    """A path on this site to return to (an absolute URL keeps only its path), else the table."""
-    from urllib.parse import urlsplit
+def safe_back(path: str | None) -> str:
+    """`path` if it is a path on this site to return to, else the table's.
 
-    path = urlsplit(url or "").path if url and "://" in url else (url or "")
-    if not path.startswith("/") or path.startswith("//"):
+    Browsers read a backslash as a slash ("/\\evil.example" is another site), and a line break
+    would split the Location header: neither belongs in a path of this site."""
+    if (not path or not path.startswith("/") or path.startswith("//") or "\\" in path
+            or any(ord(c) < 32 or ord(c) == 127 for c in path)):
         return url_for("table.page")
     return path
 
@@ -195,6 +212,7 @@ def install(app, pin: str | None) -> None:
     app.before_request(check_csrf)
     app.after_request(add_security_headers)
     app.jinja_env.globals["csrf_token"] = csrf_token
+    app.jinja_env.globals["form_fields"] = form_fields
     app.jinja_env.globals["pin_required"] = lambda: pin is not None and not session.get("director")
     app.jinja_env.globals["director_unlocked"] = lambda: pin is not None and bool(session.get("director"))
     app.register_blueprint(bp)

@@ -1,6 +1,8 @@
 """The director's PIN, cross-site request protection, upload limits and the bind check."""
+import html
 import io
 import json
+import re
 import urllib.request
 from argparse import Namespace
 
@@ -30,10 +32,40 @@ def test_with_a_pin_changes_need_it(table, pin_client):
 
 def test_seating_a_pairing_needs_the_pin_and_leads_to_the_unlock_page(table, pin_client):
     match_id = table.tracker.store.new_match(table.tracker.rules.to_json())
-    refused = pin_client.post(f"/tournament/match/{match_id}/play", data={"csrf_token": csrf_of(pin_client)},
-                              headers={"Referer": "http://table.local/tournament?id=1"})
+    refused = pin_client.post(f"/tournament/match/{match_id}/play",
+                              data={"csrf_token": csrf_of(pin_client), "back": "/tournament"})
     assert refused.status_code == 303 and "/unlock?next=/tournament" in refused.headers["Location"]
     assert table.tracker.store.game(table.tracker.game_id)["match_id"] != match_id
+
+
+def posted_fields(page: str, action: str) -> dict:
+    """The hidden fields of the page's first form that posts to `action`."""
+    form = re.search(rf'<form[^>]*action="{re.escape(action)}"[^>]*>(.*?)</form>', page, re.S).group(1)
+    return {html.unescape(name): html.unescape(value)
+            for name, value in re.findall(r'<input type="hidden" name="([^"]+)" value="([^"]*)"', form)}
+
+
+def test_a_locked_form_leads_through_the_pin_back_to_its_page_without_a_referer(table, pin_client):
+    """Browsers send no Referer here (Referrer-Policy: no-referrer): the form names its page."""
+    store = table.tracker.store
+    tournament_id = store.add_tournament("Club night")
+    players = [store.add_player("Ama"), store.add_player("Kofi")]
+    match_id = store.new_match(table.tracker.rules.to_json(), players, tournament_id=tournament_id)
+    page = pin_client.get(f"/tournament?id={tournament_id}").get_data(as_text=True)
+    fields = posted_fields(page, f"/tournament/match/{match_id}/play")
+    assert fields["back"] == f"/tournament?id={tournament_id}"
+    refused = pin_client.post(f"/tournament/match/{match_id}/play", data=fields)
+    assert refused.status_code == 303 and "Referer" not in refused.request.headers
+    unlock_page = pin_client.get(refused.headers["Location"]).get_data(as_text=True)
+    unlocked = pin_client.post("/unlock", data={**posted_fields(unlock_page, "/unlock"), "pin": "4321"})
+    assert unlocked.status_code == 303 and unlocked.headers["Location"] == f"/tournament?id={tournament_id}"
+
+
+@pytest.mark.parametrize("back", ["//evil.example/x", "/\\evil.example/x", "https://evil.example/x", "/table\r\nX: y"])
+def test_a_form_leads_back_only_within_the_site(pin_client, back):
+    token = csrf_of(pin_client)
+    refused = pin_client.post("/calibrate/capture", data={"csrf_token": token, "back": back})
+    assert refused.status_code == 303 and refused.headers["Location"].endswith("/unlock?next=/table")
 
 
 def test_a_director_can_lock_the_browser_again(table, pin_client):
