@@ -14,6 +14,7 @@ NEEDS_PIECES: set[str] = set()
 CALIBRATORS.register("varanasi", "calibration.varanasi:calibrate")
 NEEDS_PIECES.add("varanasi")
 CALIBRATORS.register("wari", "calibration.wari:calibrate")
+CALIBRATORS.register("nanku", "calibration.nanku:calibrate")
 
 
 def calibrate(game: str, image, pieceset: dict | None = None) -> dict:

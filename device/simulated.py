@@ -18,6 +18,7 @@ from engines.registry import Parts
 TABLES = Parts("simulated table")
 TABLES.register("varanasi", "device.simulated_varanasi:SimulatedVaranasiTable")
 TABLES.register("wari", "device.simulated_wari:SimulatedWariTable")
+TABLES.register("nanku", "device.simulated_nanku:SimulatedNankuTable")
 
 
 def simulated_table(game: str, session: int, **options):

@@ -200,7 +200,13 @@ def _colour_from_json(value: Any, what: str, error: type[Exception]) -> str:
 def _cube_from_json(obj: Any, error: type[Exception]) -> Cube:
     if not isinstance(obj, list) or len(obj) != 4:
         raise error(f"a cube is [x, y, z, \"white\"|\"black\"], got {obj!r}")
-    x, y, z = (_int(v, f"cube coordinate {name}", error) for v, name in zip(obj, "xyz"))
+    off_grid = [v for v in obj[:3] if isinstance(v, float) and not v.is_integer() and (2 * v).is_integer()]
+    if off_grid:
+        # What a camera reads of a piece set down half a cube from the grid.
+        raise error(f"cube at ({', '.join(f'{v:g}' for v in obj[:3])}) is off the grid by half a cube: "
+                    "pieces must line up with the cubes already placed")
+    x, y, z = (_int(int(v) if isinstance(v, float) and v.is_integer() else v, f"cube coordinate {name}", error)
+               for v, name in zip(obj, "xyz"))
     colour = _colour_from_json(obj[3], "cube colour", error)
     if z < 0:
         raise error(f"cube at {_where((x, y, z))} is below the table (z must be 0 or more)")

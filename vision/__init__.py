@@ -18,6 +18,8 @@ RECOGNISERS.register("varanasi", "vision.varanasi:recognize")
 OVERLAYS.register("varanasi", "vision.varanasi_overlay:draw_overlay")
 RECOGNISERS.register("wari", "vision.wari:recognize")
 OVERLAYS.register("wari", "vision.wari_overlay:draw_overlay")
+RECOGNISERS.register("nanku", "vision.nanku:recognize")
+OVERLAYS.register("nanku", "vision.nanku_overlay:draw_overlay")
 
 
 def recognize(image: np.ndarray, profile: dict):

@@ -280,7 +280,7 @@ def test_legal_moves_around_one_standing_piece_counted_by_hand():
     ([[[0, 0, 0, "white"], [1, 0, 0, "black"]], [[3, 0, 0, "white"], [4, 0, 0, "black"]]], r"\(3,0,0\)-\(4,0,0\) is cut off"),
     ([[[0, 0, -1, "white"], [0, 0, 0, "black"]]], r"\(0,0,-1\) is below the table"),
     ([[[0, 0, 0, "red"], [1, 0, 0, "black"]]], "colour"),
-    ([[[0, 0.5, 0, "white"], [1, 0, 0, "black"]]], "integer"),
+    ([[[0, 0.5, 0, "white"], [1, 0, 0, "black"]]], "off the grid by half a cube"),
     ([[[0, True, 0, "white"], [1, 0, 0, "black"]]], "integer"),
     ([[[0, 0, 0, "white"]]], "two cubes"),
     ([[[0, 0, 0], [1, 0, 0, "black"]]], "a cube is"),
@@ -443,3 +443,13 @@ def test_legal_moves_agree_with_apply_on_every_placement_near_the_structure():
                     continue
                 accepted.add(move)
     assert set(RULES.legal_moves(state)) == accepted
+
+
+def test_a_cube_half_a_cube_off_the_grid_is_named_as_such():
+    """What a camera reads of a piece set down half a cube from the grid (a slip to call)."""
+    rules = NankuRules()
+    with pytest.raises(StateError, match=r"cube at \(1.5, 0, 0\) is off the grid by half a cube"):
+        rules.state_from_json({"game": "nanku", "pieces": [[[0, 0, 0, "white"], [1, 0, 0, "black"]],
+                                                           [[1.5, 0, 0, "white"], [2.5, 0, 0, "black"]]]})
+    with pytest.raises(StateError, match="must be an integer"):
+        rules.state_from_json({"game": "nanku", "pieces": [[[0.25, 0, 0, "white"], [1, 0, 0, "black"]]]})

@@ -1,0 +1,155 @@
+"""Calibrating Nanku from the first photo of a game: the first piece alone on the table.
+
+From one piece the photo tells the cube's size in pixels, what the table, a white and a black face
+look like under this lamp, and, from the piece's visible sides, how the camera leans. The camera's
+height is tried at a few values (one piece barely shows it) and the one that draws the piece best
+is kept. The first piece, lying or standing, sets the grid of every state read from this camera
+(the contract: white cube at the origin).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+import cv2
+import numpy as np
+
+from engines.errors import ArbiterError
+from vision.nanku import FIRST_SHAPES, make_scene
+from vision.nanku_camera import BLACK_SIDE, BLACK_TOP, TABLE, WHITE_SIDE, WHITE_TOP, Camera
+from vision.nanku_params import WORKING_CUBE_PX, CUBE_MIN_PX, HEIGHTS_TRIED, PIECE_CONTRAST, PIECE_MAX_SHARE
+from vision.nanku_pixels import Appearance
+from vision.nanku_pose import Scene, fit_camera, fit_pose
+from vision.nanku_readings import state_json
+
+# The first look at the photo is this wide (pixels): enough to find one piece, quick to search.
+LOOK_WIDTH = 480
+# The first step of the camera's lean when fitting the piece's sides (radians).
+LEAN_STEP = math.radians(3.0)
+# The cube's size from the piece's outline is fitted within this share of itself.
+FOCAL_RANGE = (0.75, 1.1)
+
+
+def _border(pixels: np.ndarray) -> np.ndarray:
+    height, width = pixels.shape[:2]
+    band = max(2, min(height, width) // 16)
+    return np.concatenate([pixels[:band].reshape(-1, 3), pixels[-band:].reshape(-1, 3),
+                           pixels[:, :band].reshape(-1, 3), pixels[:, -band:].reshape(-1, 3)])
+
+
+def _find_piece(small: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
+    """The piece's mask, the table's colour and its spread, or a refusal in players' words."""
+    pixels = small.astype(np.float32)
+    border = _border(pixels)
+    table = np.median(border, axis=0)
+    spread = float(np.median(np.linalg.norm(border - table, axis=1)) * 1.25)
+    mask = (np.linalg.norm(pixels - table, axis=2) > max(PIECE_CONTRAST, 4 * spread)).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    areas = stats[1:, cv2.CC_STAT_AREA]
+    if count < 2 or areas.max() < CUBE_MIN_PX ** 2:
+        raise ArbiterError("the photo shows no piece on the table: place the first piece, lying or standing, and retake it")
+    largest = int(np.argmax(areas)) + 1
+    if areas.max() > PIECE_MAX_SHARE * mask.size:
+        raise ArbiterError("the photo shows more than a single piece (or no table around it): "
+                           "calibrate on the first piece alone on the table")
+    if (areas >= areas.max() / 3).sum() > 1:
+        raise ArbiterError("the photo shows more than one piece: calibrate on the first piece alone on the table")
+    return labels == largest, table, spread
+
+
+def _face_colours(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The white and the black cube's colours: the bright and the dark part of the piece."""
+    brightness = pixels.sum(axis=1)
+    order = np.sort(brightness)
+    # Split where the two groups' spread is least (Otsu on brightness).
+    best, split = None, None
+    for index in range(len(order) // 10, len(order) - len(order) // 10):
+        low, high = order[:index], order[index:]
+        score = low.var() * len(low) + high.var() * len(high)
+        if best is None or score < best:
+            best, split = score, order[index]
+    bright, dark = pixels[brightness >= split], pixels[brightness < split]
+    if len(bright) < 0.15 * len(pixels) or len(dark) < 0.15 * len(pixels) or bright.sum(1).mean() < 1.5 * dark.sum(1).mean():
+        raise ArbiterError("cannot tell the piece's white cube from its black one: is the first piece in view and lit?")
+    # The brighter half of the white part is its top; the darker half of the dark part is the
+    # black cube rather than a shadow beside it. Both are measured again on the fitted drawing.
+    tops = bright[bright.sum(axis=1) >= np.median(bright.sum(axis=1))]
+    blacks = dark[dark.sum(axis=1) <= np.median(dark.sum(axis=1))]
+    return np.median(tops, axis=0), np.median(blacks, axis=0)
+
+
+def _measured(scene: Scene, image_small: np.ndarray, shape, pose, appearance: Appearance) -> Appearance:
+    """The colours measured where the fitted drawing puts each cube's top and sides."""
+    drawing = scene.drawing(shape, pose)
+    colours = dict(appearance.colours)
+    for top, side in ((WHITE_TOP, WHITE_SIDE), (BLACK_TOP, BLACK_SIDE)):
+        inner = cv2.erode((drawing == top).astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
+        if inner.sum() >= 9:
+            colours[top] = colours[side] = np.median(image_small[inner].astype(np.float32), axis=0)
+    return Appearance(colours, appearance.spread)
+
+
+def _appearance(table, white, black, spread) -> Appearance:
+    return Appearance({TABLE: table, WHITE_TOP: white, WHITE_SIDE: white, BLACK_TOP: black, BLACK_SIDE: black}, spread)
+
+
+def _fit_camera(scene: Scene, shape, pose) -> tuple[Scene, object, float]:
+    """The piece's pose with the camera's lean and scale fitted to its sides (its height barely shows)."""
+    return fit_camera(scene, shape, pose, steps=(LEAN_STEP, LEAN_STEP, 0.0, 0.04), scale_range=FOCAL_RANGE)
+
+
+def calibrate(image_bgr: np.ndarray) -> dict:
+    """A Nanku profile from the first photo of a game (its first piece alone on the table)."""
+    if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or min(image_bgr.shape[:2]) < 64:
+        raise ArbiterError("the calibration photo is not a colour image")
+    height, width = image_bgr.shape[:2]
+    look = min(1.0, LOOK_WIDTH / width)
+    small = cv2.resize(image_bgr, (round(width * look), round(height * look)), interpolation=cv2.INTER_AREA)
+    mask, table, spread = _find_piece(small)
+    white, black = _face_colours(small[mask].astype(np.float32))
+    points = np.argwhere(mask)[:, ::-1].astype(np.float32)
+    (_, _), (side_a, side_b), _ = cv2.minAreaRect(points)
+    cube_px = min(side_a, side_b) / look
+    if cube_px * look < CUBE_MIN_PX / 2:
+        raise ArbiterError("the piece is too small in the photo: bring the camera closer")
+    appearance = _appearance(table, white, black, spread)
+    factor = min(1.0, WORKING_CUBE_PX / cube_px)
+    # The piece's shape is chosen at the middle height with the scale and lean fitted to each
+    # shape (a standing piece is smaller from above than a lying one); the height then.
+    middle = HEIGHTS_TRIED[len(HEIGHTS_TRIED) // 2]
+    shapes = []
+    for shape in FIRST_SHAPES:
+        scene = make_scene(image_bgr, Camera(cube_px * middle, width / 2.0, height / 2.0, middle), appearance, factor)
+        pose, _ = fit_pose(scene, shape)
+        shapes.append(_fit_camera(scene, shape, pose) + (shape,))
+    scene, pose, cost, shape = min(shapes, key=lambda fit: fit[2])
+    for camera_height in HEIGHTS_TRIED:
+        if camera_height == middle:
+            continue
+        camera = replace(scene.camera, height=camera_height, focal=scene.camera.focal * camera_height / middle)
+        trial = Scene(scene.costs, camera)
+        fitted = _fit_camera(trial, shape, fit_pose(trial, shape, near=pose)[0])
+        if fitted[2] < cost:
+            scene, pose, cost = fitted
+    working = cv2.resize(image_bgr, scene.costs.shape[::-1], interpolation=cv2.INTER_AREA)
+    appearance = _measured(scene, working, shape, pose, appearance)
+    scene = Scene(make_scene(image_bgr, scene.camera.scaled(width / 2.0 / scene.camera.centre_x), appearance, factor).costs,
+                  scene.camera)
+    scene, pose, cost = _fit_camera(scene, shape, pose)
+    factor = scene.camera.centre_x / (width / 2.0)
+    camera = scene.camera.scaled(1.0 / factor)
+    profile = {
+        "game": "nanku",
+        "image_size": [width, height],
+        "camera": camera.to_json(),
+        "appearance": appearance.to_json(),
+        "first_piece": state_json(shape)["pieces"][0],
+        "summary": {
+            "cube_px": round(camera.focal / camera.height, 1),
+            "height_cubes": camera.height,
+            "tilt_degrees": round(math.degrees(math.hypot(camera.pitch, camera.roll)), 1),
+            "first_piece": "standing" if shape[0][2] != shape[1][2] else "lying",
+        },
+    }
+    return profile

@@ -1,0 +1,74 @@
+"""Nanku by camera on the synthetic table (device.synthetic_nanku): calibration and judged placements.
+
+Recognition figures on the bench and on fresh sessions come from benchmarks/bench_nanku_vision.py;
+these tests pin what must hold on any table: the first piece found, refusals in players' words, and
+a placement beside the first piece judged as the move it is.
+"""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from arbiter.judge import Judge
+from calibration.nanku import calibrate
+from device.simulated_nanku import SimulatedNankuTable
+from device.synthetic_nanku import render
+from engines.errors import ArbiterError
+from engines.nanku import NankuRules
+from vision.nanku import recognize
+from vision.nanku_camera import Pose
+
+FIRST = {"game": "nanku", "pieces": [[[0, 0, 0, "white"], [1, 0, 0, "black"]]]}
+
+
+@pytest.fixture(scope="module")
+def table() -> tuple[SimulatedNankuTable, dict]:
+    table = SimulatedNankuTable(3)
+    return table, calibrate(table.calibration_picture(FIRST))
+
+
+def test_calibration_finds_the_first_piece_and_the_cube_size(table):
+    simulated, profile = table
+    camera = simulated.look.camera
+    assert profile["game"] == "nanku"
+    assert profile["first_piece"] == FIRST["pieces"][0]
+    assert profile["summary"]["first_piece"] == "lying"
+    assert profile["summary"]["cube_px"] == pytest.approx(camera.focal / camera.height, rel=0.1)
+
+
+def test_calibration_refuses_a_table_without_a_piece(table):
+    simulated, _ = table
+    with pytest.raises(ArbiterError, match="no piece"):
+        calibrate(render([], simulated.look, Pose()))
+
+
+def test_calibration_refuses_two_pieces_apart(table):
+    simulated, _ = table
+    cubes = [[0, 0, 0, "white"], [1, 0, 0, "black"], [5, 3, 0, "white"], [6, 3, 0, "black"]]
+    with pytest.raises(ArbiterError, match="more than one piece"):
+        calibrate(render(cubes, simulated.look, Pose(-3.0, -1.5, 0.3)))
+
+
+@pytest.mark.parametrize("index", [5, 17])
+def test_a_placement_beside_the_first_piece_is_judged_as_played(table, index):
+    simulated, profile = table
+    rules = NankuRules()
+    first = rules.state_from_json(FIRST)
+    move = rules.legal_moves(first)[index]
+    after = rules.apply(first, move)
+    verdict = Judge(rules, [first]).judge(recognize(simulated.picture(after.to_json(), 1), profile))
+    assert verdict.legal and verdict.moves == (move,)
+
+
+def test_odd_frames_give_an_observation_not_an_error(table):
+    _, profile = table
+    width, height = profile["image_size"]
+    for frame in (np.zeros((height, width, 3), np.uint8),
+                  np.random.default_rng(0).integers(0, 256, (height, width, 3), dtype=np.uint8)):
+        observation = recognize(frame, profile)
+        assert 0.0 <= observation.to_json()["confidence"] <= 1.0
+
+
+def test_a_profile_of_another_game_is_refused():
+    with pytest.raises(ArbiterError, match="not a Nanku profile"):
+        recognize(np.zeros((64, 64, 3), np.uint8), {"game": "wari"})

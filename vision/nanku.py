@@ -1,0 +1,166 @@
+"""Reading a Nanku structure from a picture taken from above, by drawing candidates and comparing.
+
+Nanku has no board: the structure stands on a bare table and may be slid or turned between
+pictures, and a cube under another cannot be seen. So the recogniser does not read cubes one by
+one. It knows, from calibration, the camera and what table, white and black faces look like
+(vision/nanku_pixels.py); a candidate structure is drawn as the camera would see it
+(vision/nanku_camera.py) at the pose where it fits best (vision/nanku_pose.py) and costs what its
+pixels' colours say. The judge asks for the cost of positions the game can reach; the frame's own
+best reading is the last structure changed by one placement, legal or not, or by the slips players
+make (vision/nanku_readings.py).
+
+Profile (calibration/nanku.py): {"game": "nanku", "image_size": [w, h], "camera": Camera JSON at
+the photo's size, "appearance": Appearance JSON, "first_piece": [[x, y, z, colour], ...]}.
+"""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from engines.errors import ArbiterError
+from vision.nanku_camera import Camera, Cell, cubes_of
+from vision.nanku_params import CAMERA_FIT_PIECES, PIXEL_COST_CAP, POSES_TRIED, WORKING_CUBE_PX
+from vision.nanku_pixels import Appearance, Costs, class_costs, reduce_frame
+from vision.nanku_pose import Scene, fit_camera, fit_pose, fit_poses
+from vision.nanku_readings import Frame, Reading, read_changes, state_json
+
+EMPTY = {"game": "nanku", "pieces": [], "to_move": "white"}
+# The first piece's shapes, in the frame the contract gives the first piece (white at the origin).
+# Lying, it is white at the origin and black along x (the other order is the same piece turned);
+# standing, either colour may be at the bottom.
+FIRST_SHAPES = (((0, 0, 0, "white"), (1, 0, 0, "black")),
+                ((0, 0, 0, "white"), (0, 0, 1, "black")),
+                ((0, 0, 0, "black"), (0, 0, 1, "white")))
+
+
+def parse_profile(profile: dict) -> tuple[Camera, Appearance, tuple[int, int] | None]:
+    if not isinstance(profile, dict) or profile.get("game") != "nanku":
+        raise ArbiterError("not a Nanku profile (\"game\" must be \"nanku\"); calibrate with `arbiter calibrate nanku`")
+    try:
+        camera = Camera.from_json(profile["camera"])
+        appearance = Appearance.from_json(profile["appearance"])
+        size = profile.get("image_size")
+        size = (int(size[0]), int(size[1])) if size is not None else None
+    except (KeyError, TypeError, ValueError, IndexError) as exc:
+        raise ArbiterError(f"the Nanku profile is damaged ({exc}); calibrate again") from None
+    if not (camera.focal > 0 and camera.height > 1):
+        raise ArbiterError("the Nanku profile's camera is impossible; calibrate again")
+    return camera, appearance, size
+
+
+def make_scene(image_bgr: np.ndarray, camera: Camera, appearance: Appearance, factor: float | None = None) -> Scene:
+    """The frame reduced to the working scale (or by `factor`) and its cost maps."""
+    cube_px = camera.focal / camera.height
+    factor = min(1.0, WORKING_CUBE_PX / cube_px) if factor is None else factor
+    small = reduce_frame(image_bgr, factor)
+    actual = small.shape[1] / image_bgr.shape[1]
+    working = camera.scaled(actual)
+    return Scene(Costs(class_costs(small, appearance), cube_px * actual), working)
+
+
+class NankuObservation:
+    """A frame's reading; the costs of candidate structures are computed when the judge asks."""
+
+    def __init__(self, scene: Scene):
+        self.scene = scene
+        self._frames: dict[frozenset, Frame] = {}
+        self._readings: dict[frozenset, Reading] = {}
+        self._following: tuple[Cell, ...] = ()
+
+    def _frames_for(self, base: tuple[Cell, ...]) -> list[Frame]:
+        """The base laid at its few best poses, the camera fitted to each where the base shows it."""
+        scene = self.scene
+        if not base:
+            # The empty table: the first piece's frame is wherever it lies.
+            fits = [(fit_pose(scene, shape), shape) for shape in FIRST_SHAPES]
+            (pose, _), _ = min(fits, key=lambda f: f[0][1])
+            return [Frame(scene, base, pose)]
+        frames = []
+        for pose, _ in fit_poses(scene, base, POSES_TRIED):
+            fitted = scene
+            if len(base) >= 2 * CAMERA_FIT_PIECES:
+                fitted, pose, _ = fit_camera(scene, base, pose)
+            frames.append(Frame(fitted, base, pose))
+        return frames
+
+    def _reading(self, following: dict | None) -> Reading:
+        base = tuple(cubes_of(following)) if isinstance(following, dict) else ()
+        key = frozenset(base)
+        if key not in self._readings:
+            if base:
+                # The pose whose best reading explains the picture best: the base alone may
+                # fit best where the new piece stands.
+                readings = [(read_changes(frame), frame) for frame in self._frames_for(base)]
+                reading, frame = min(readings, key=lambda pair: pair[0].cost)
+            else:
+                frame = self._frames_for(base)[0]
+                costs = [Reading(shape, frame.cost_of(shape)) for shape in FIRST_SHAPES]
+                reading = min(costs + [Reading((), frame.cost_of(()))], key=lambda r: r.cost)
+            self._frames[key] = frame
+            # The pose was found for the structure before; the reading's own pose may sit better.
+            if reading.cubes and reading.cubes != base:
+                pose, _ = fit_pose(frame.scene, reading.cubes, near=frame.pose)
+                refit = Frame(frame.scene, reading.cubes, pose)
+                if refit.cost < reading.cost:
+                    frame = refit
+                    self._frames[key] = Frame(frame.scene, base, pose)
+                    reading = Reading(reading.cubes, refit.cost)
+            self._readings[key] = reading
+        self._following = base
+        return self._readings[key]
+
+    def best_log_likelihood(self, following: dict | None = None) -> float:
+        return -self._reading(following).cost
+
+    def best_reading(self, following: dict | None = None) -> dict:
+        return state_json(self._reading(following).cubes)
+
+    def log_likelihood(self, state_json_: dict) -> float:
+        """Minus the cost of the candidate drawn at the pose of the structure it grows from."""
+        cubes = cubes_of(state_json_)
+        key = frozenset(self._following)
+        if key not in self._frames:
+            self._reading(state_json(self._following) if self._following else None)
+        frame = self._frames[key]
+        return -frame.cost_of(cubes)
+
+    @property
+    def following(self) -> tuple[Cell, ...]:
+        """The structure the last reading grew from (empty before the first)."""
+        return self._following
+
+    def drawn_reading(self) -> tuple[tuple[Cell, ...], object, Scene]:
+        """The best reading's cubes, the pose they are drawn at and the frame's fitted camera."""
+        reading = self._reading(state_json(self._following) if self._following else None)
+        frame = self._frames[frozenset(self._following)]
+        return reading.cubes, frame.pose, frame.scene
+
+    @property
+    def confidence(self) -> float:
+        """Low where much of the picture is explained by no structure drawn (a hand, a lost view)."""
+        reading = self._reading(state_json(self._following) if self._following else None)
+        known = self._frames[frozenset(self._following)]
+        frame = Frame(known.scene, reading.cubes, known.pose)
+        unexplained = frame.scene.costs.unexplained(frame.drawing) > PIXEL_COST_CAP / 2
+        cube_area = (frame.scene.camera.focal / frame.scene.camera.height) ** 2
+        return float(math.exp(-unexplained.sum() / (4.0 * cube_area)))
+
+    def to_json(self) -> dict:
+        reading = self._reading(state_json(self._following) if self._following else None)
+        frame = self._frames[frozenset(self._following)]
+        return {"state": state_json(reading.cubes), "confidence": round(self.confidence, 4),
+                "evidence": {"pose": {"x_cubes": round(frame.pose.x, 3), "y_cubes": round(frame.pose.y, 3),
+                                      "turn_degrees": round(math.degrees(frame.pose.turn) % 360, 2)},
+                             "cost": round(reading.cost, 2)}}
+
+
+def recognize(image_bgr: np.ndarray, profile: dict) -> NankuObservation:
+    camera, appearance, size = parse_profile(profile)
+    if not isinstance(image_bgr, np.ndarray) or image_bgr.ndim != 3 or image_bgr.shape[2] != 3 or min(image_bgr.shape[:2]) < 16:
+        raise ArbiterError("the frame is not a colour image")
+    height, width = image_bgr.shape[:2]
+    if size is not None and (width, height) != size:
+        raise ArbiterError(f"the frame is {width}x{height} but the profile was calibrated on {size[0]}x{size[1]} "
+                           "frames; calibrate this camera mode")
+    return NankuObservation(make_scene(image_bgr, camera, appearance))

@@ -1,0 +1,79 @@
+"""Every tuned constant of Nanku vision and calibration, in one place.
+
+Each says what it means and how it is fixed. Nanku frames are compared with drawings of candidate
+structures (vision/nanku_camera.py), so most of these are geometry, not fitted to photos;
+benchmarks/bench_nanku_vision.py measures recognition on the bench (../shared/bench/nanku) and on
+fresh synthetic sessions (`device.synthetic_nanku`, seeds the benchmark draws).
+"""
+from __future__ import annotations
+
+import math
+
+# --- Frame -------------------------------------------------------------------------------------
+# Frames are compared at the scale where a cube on the table is this many pixels across: a half
+# cube (an off-grid piece) is then 8 pixels, far above a pixel of pose error.
+WORKING_CUBE_PX = 32.0
+
+# --- Colours (calibration/nanku.py, vision/nanku_pixels.py) ------------------------------------
+# Each class (table, white top, white side, black top, black side) is a colour seen brighter or
+# darker within a range (a lamp's fall-off, shadows, the sides turned from the lamp), as a share of
+# the calibration photo's colour. Sides are the top's colour turned away from the lamp: down to
+# this share of it.
+SIDE_DARKEST = 0.25
+# The table in a cube's shadow keeps this share of its light at least; lamps fall off across the
+# picture by up to this share either way.
+TABLE_DARKEST = 0.4
+LAMP_SPREAD = 0.25
+# Least colour spread (sRGB units) of a class: camera noise and a felt's texture.
+SPREAD_FLOOR = 6.0
+# No pixel costs more than this (nats): a glint, a shadow's edge, a hand's tip do not outweigh the
+# shape of the structure.
+PIXEL_COST_CAP = 4.0
+# Neighbouring pixels of a face are not independent evidence (blur, texture): a patch this share
+# of a cube across counts as one observation, so a whole cube's difference costs tens of nats, not
+# thousands, and the judge's odds stay graded.
+PATCH_SHARE = 0.25
+
+# --- Pose (vision/nanku_pose.py) ---------------------------------------------------------------
+# A structure may be turned any way between pictures: turns tried before refining, a full circle
+# in steps this fine (a quarter turn's symmetry makes coarser steps miss).
+TURN_STEPS = 24
+# The last structure is laid at this many of its best poses and the frame read from each: the new
+# piece may look like an old one, and the old structure fit best over it.
+POSES_TRIED = 3
+# Pattern-search steps: first and last, in cubes and radians.
+POSE_STEP_FIRST = (0.3, 0.3, math.radians(6.0))
+POSE_STEP_LAST = (0.02, 0.02, math.radians(0.25))
+
+# The camera (lean, height, scale) is fitted again on every frame to the structure before it, which
+# shows the lean and height far better than the first piece did: steps (pitch, roll in radians,
+# height in cubes, scale as a share), first and last, and the limits of what a table camera does.
+CAMERA_STEPS_FIRST = (math.radians(2.0), math.radians(2.0), 2.0, 0.03)
+CAMERA_STEPS_LAST = (math.radians(0.25), math.radians(0.25), 0.25, 0.005)
+LEAN_LIMIT = math.radians(15.0)
+HEIGHT_LIMITS = (8.0, 40.0)
+# A structure of at least this many pieces shows the camera well enough to fit it.
+CAMERA_FIT_PIECES = 3
+
+# --- Candidates (vision/nanku.py) ----------------------------------------------------------------
+# A new piece is looked for where the picture shows what the last structure does not explain: a
+# candidate whose drawing covers unexplained pixels worth at least this share of a cube's area.
+UNEXPLAINED_SHARE = 0.2
+# Cells this far beyond the last structure's extent (in cubes) hold candidates: a piece that
+# touches nothing lies a cube or more away.
+SEARCH_MARGIN = 3
+# A second new piece (two placed at once) or a missing one is read only where it explains this
+# much more of the picture (nats) than the best single placement: a whole cube's difference costs
+# about 30 and more at PATCH_SHARE.
+SECOND_CHANGE_NATS = 12.0
+# Placements shifted half a cube (off the grid) are tried for this many best placements.
+OFF_GRID_TRIED = 12
+
+# --- Calibration (calibration/nanku.py) --------------------------------------------------------
+# Camera heights tried for the first photo, in cubes: 30-40 cm over cubes of 15-25 mm.
+HEIGHTS_TRIED = (14.0, 18.0, 24.0)
+# The first piece must differ from the table by at least this much (sRGB distance) to be seen.
+PIECE_CONTRAST = 30.0
+# Its outline covers this share of the picture at most, and a cube at least this many pixels.
+PIECE_MAX_SHARE = 0.2
+CUBE_MIN_PX = 8.0

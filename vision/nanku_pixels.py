@@ -1,0 +1,111 @@
+"""What each pixel of a Nanku frame says about the five classes a drawing can put there.
+
+A class is a colour (the calibration photo's) seen brighter or darker within a range: the table
+under the lamp or in a cube's shadow, a cube's top, its sides turned from the lamp. A pixel's cost
+for a class is its squared distance (sRGB) to the nearest colour of that range, over twice the
+spread squared, capped: the negative log-likelihood of a robust Gaussian. `Costs` holds the five
+cost maps of one frame and scores drawings against them.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.nanku_camera import BLACK_SIDE, BLACK_TOP, CLASSES, TABLE, WHITE_SIDE, WHITE_TOP
+from vision.nanku_params import LAMP_SPREAD, PATCH_SHARE, PIXEL_COST_CAP, SIDE_DARKEST, SPREAD_FLOOR, TABLE_DARKEST
+
+CLASS_NAMES = {TABLE: "table", WHITE_TOP: "white_top", WHITE_SIDE: "white_side",
+               BLACK_TOP: "black_top", BLACK_SIDE: "black_side"}
+
+
+@dataclass(frozen=True)
+class Appearance:
+    """The five classes' colours (BGR, 0-255, as the calibration photo shows them) and spread."""
+
+    colours: dict
+    spread: float
+
+    def ranges(self) -> dict:
+        """Each class's brightness range, as shares of its colour."""
+        lamp_low, lamp_high = 1.0 - LAMP_SPREAD, 1.0 + LAMP_SPREAD
+        return {
+            TABLE: (TABLE_DARKEST, lamp_high),
+            WHITE_TOP: (lamp_low, lamp_high),
+            WHITE_SIDE: (SIDE_DARKEST, lamp_high),
+            BLACK_TOP: (lamp_low, lamp_high),
+            BLACK_SIDE: (SIDE_DARKEST, lamp_high),
+        }
+
+    def to_json(self) -> dict:
+        return {"colours_bgr": {CLASS_NAMES[c]: [round(float(v), 1) for v in colour] for c, colour in self.colours.items()},
+                "spread": round(self.spread, 2)}
+
+    @classmethod
+    def from_json(cls, obj: dict) -> Appearance:
+        names = {name: c for c, name in CLASS_NAMES.items()}
+        colours = {names[name]: np.array(value, dtype=np.float32) for name, value in obj["colours_bgr"].items()}
+        if set(colours) != set(CLASS_NAMES):
+            raise KeyError("colours_bgr must name " + ", ".join(CLASS_NAMES.values()))
+        return cls(colours, float(obj["spread"]))
+
+
+def colour_cost(pixels: np.ndarray, colour: np.ndarray, low: float, high: float, spread: float) -> np.ndarray:
+    """Each pixel's cost (nats) for `colour` seen at a brightness from `low` to `high` times its own."""
+    colour = np.maximum(np.asarray(colour, np.float32), 1.0)
+    share = np.clip(pixels @ colour / float(colour @ colour), low, high)
+    miss = pixels - share[..., None] * colour
+    spread = max(spread, SPREAD_FLOOR)
+    return np.minimum((miss * miss).sum(axis=-1) / (2.0 * spread * spread), PIXEL_COST_CAP)
+
+
+def class_costs(image_bgr: np.ndarray, appearance: Appearance) -> np.ndarray:
+    """(5, H, W) float32: each pixel's cost (nats) for each class."""
+    pixels = image_bgr.astype(np.float32)
+    costs = np.empty((CLASSES,) + image_bgr.shape[:2], np.float32)
+    for cls, (low, high) in appearance.ranges().items():
+        costs[cls] = colour_cost(pixels, appearance.colours[cls], low, high, appearance.spread)
+    return costs
+
+
+class Costs:
+    """A frame's cost maps at the working scale, and the scoring of class drawings against them."""
+
+    def __init__(self, costs: np.ndarray, cube_px: float):
+        self.maps = costs
+        self.flat = costs.reshape(CLASSES, -1)
+        self.shape = costs.shape[1:]
+        # One independent observation per patch of PATCH_SHARE cube across.
+        self.per_observation = max(1.0, (PATCH_SHARE * cube_px) ** 2)
+        self.least = costs.min(axis=0)
+        table = costs[TABLE].astype(np.float64)
+        self._table_integral = np.pad(table.cumsum(0).cumsum(1), ((1, 0), (1, 0)))
+        self.table_total = float(table.sum()) / self.per_observation
+
+    def table_cost(self, left: int, top: int, right: int, bottom: int) -> float:
+        """The cost of a window drawn as bare table."""
+        s = self._table_integral
+        return float(s[bottom, right] - s[top, right] - s[bottom, left] + s[top, left]) / self.per_observation
+
+    def cost(self, classes: np.ndarray, offset: tuple[int, int] = (0, 0)) -> float:
+        """Total cost (in observations' nats) of a drawing of a window at `offset` (x, y)."""
+        x, y = offset
+        h, w = classes.shape
+        window = self.maps[:, y:y + h, x:x + w]
+        picked = np.take_along_axis(window, classes[None].astype(np.intp), axis=0)
+        return float(picked.sum()) / self.per_observation
+
+    def unexplained(self, classes: np.ndarray) -> np.ndarray:
+        """Per pixel, how much a drawing's class costs above the pixel's best class."""
+        picked = np.take_along_axis(self.maps, classes[None].astype(np.intp), axis=0)[0]
+        return picked - self.least
+
+
+def reduce_frame(image_bgr: np.ndarray, factor: float) -> np.ndarray:
+    """The frame at the working scale, averaged (not sampled) so that noise does not alias."""
+    if factor >= 1.0:
+        return image_bgr
+    height, width = image_bgr.shape[:2]
+    size = (max(1, round(width * factor)), max(1, round(height * factor)))
+    return cv2.resize(image_bgr, size, interpolation=cv2.INTER_AREA)

@@ -1,0 +1,147 @@
+"""Finding where a known structure lies in a frame: its shift and turn on the table.
+
+Players may slide or turn the whole structure between pictures, so every frame's pose is found
+afresh: the structure's drawing is laid where the frame's non-table pixels gather, at every turn
+of a full circle, and the best few are refined by pattern search on the drawing's cost.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, replace
+from typing import Sequence
+
+import numpy as np
+
+from vision.nanku_camera import TABLE, Camera, Cell, FaceSet, Pose, paint_classes, project_cubes
+from vision.nanku_params import (CAMERA_STEPS_FIRST, CAMERA_STEPS_LAST, HEIGHT_LIMITS, LEAN_LIMIT, PIXEL_COST_CAP,
+                                 POSE_STEP_FIRST, POSE_STEP_LAST, TURN_STEPS)
+from vision.nanku_pixels import Costs
+
+
+@dataclass
+class Scene:
+    """One frame's cost maps and the camera at the working scale."""
+
+    costs: Costs
+    camera: Camera
+
+    def faces(self, cubes: Sequence[Cell], pose: Pose, solid=()) -> FaceSet:
+        return project_cubes(cubes, self.camera, pose, solid)
+
+    def drawing(self, cubes: Sequence[Cell], pose: Pose) -> np.ndarray:
+        return paint_classes(self.faces(cubes, pose), cubes, self.costs.shape)
+
+    def cost(self, cubes: Sequence[Cell], pose: Pose) -> float:
+        """The frame's cost drawn as `cubes`: painted only around them, the table elsewhere."""
+        if not cubes:
+            return self.costs.table_total
+        faces = self.faces(cubes, pose)
+        drawn = [c for c in cubes if faces.polygons[c]]
+        if not drawn:
+            return self.costs.table_total
+        height, width = self.costs.shape
+        x0, y0, x1, y1 = faces.bounds(drawn)
+        left, top = max(0, int(x0) - 1), max(0, int(y0) - 1)
+        right, bottom = min(width, int(x1) + 2), min(height, int(y1) + 2)
+        if right <= left or bottom <= top:
+            return self.costs.table_total
+        window = paint_classes(faces, drawn, (bottom - top, right - left), (left, top))
+        return (self.costs.table_total - self.costs.table_cost(left, top, right, bottom)
+                + self.costs.cost(window, (left, top)))
+
+    def foreground(self) -> np.ndarray:
+        """Pixels the table colour does not explain."""
+        return self.costs.maps[TABLE] > PIXEL_COST_CAP / 2
+
+
+def _refine(scene: Scene, cubes: Sequence[Cell], pose: Pose, cost: float) -> tuple[Pose, float]:
+    steps = list(POSE_STEP_FIRST)
+    while True:
+        improved = False
+        for axis in range(3):
+            for sign in (1.0, -1.0):
+                delta = [0.0, 0.0, 0.0]
+                delta[axis] = sign * steps[axis]
+                trial = pose.moved(*delta)
+                trial_cost = scene.cost(cubes, trial)
+                if trial_cost < cost:
+                    pose, cost, improved = trial, trial_cost, True
+                    break
+        if not improved:
+            if all(step <= last for step, last in zip(steps, POSE_STEP_LAST)):
+                return pose, cost
+            steps = [max(step / 2, last) for step, last in zip(steps, POSE_STEP_LAST)]
+
+
+def fit_pose(scene: Scene, cubes: Sequence[Cell], near: Pose | None = None) -> tuple[Pose, float]:
+    """The pose drawing `cubes` at least cost, and that cost; from `near` only, where given."""
+    if not cubes:
+        return Pose(), scene.cost(cubes, Pose())
+    if near is not None:
+        return _refine(scene, cubes, near, scene.cost(cubes, near))
+    return fit_poses(scene, cubes, 1)[0]
+
+
+def fit_poses(scene: Scene, cubes: Sequence[Cell], count: int) -> list[tuple[Pose, float]]:
+    """The `count` best distinct poses of `cubes`, cheapest first: where the picture holds more
+    than the structure (the new piece looks like an old one), the best alone may be the wrong one."""
+    starts = []
+    mask = scene.foreground()
+    ys, xs = np.nonzero(mask)
+    if len(xs):
+        middle_z = float(np.mean([c[2] for c in cubes])) + 0.5
+        target = scene.camera.table_point(np.array([[xs.mean(), ys.mean()]]), middle_z)[0]
+        own = np.array([[c[0], c[1]] for c in cubes]).mean(axis=0)
+        for step in range(TURN_STEPS):
+            turn = 2 * math.pi * step / TURN_STEPS
+            cos, sin = math.cos(turn), math.sin(turn)
+            turned = np.array([cos * own[0] - sin * own[1], sin * own[0] + cos * own[1]])
+            starts.append(Pose(float(target[0] - turned[0]), float(target[1] - turned[1]), turn))
+    scored = sorted(((scene.cost(cubes, pose), index, pose) for index, pose in enumerate(starts)))
+    refined = sorted((_refine(scene, cubes, pose, cost) for cost, _, pose in scored[:max(3, 2 * count)]),
+                     key=lambda fit: fit[1])
+    distinct: list[tuple[Pose, float]] = []
+    for pose, cost in refined:
+        if all(math.hypot(pose.x - p.x, pose.y - p.y) > 0.5 or abs(math.remainder(pose.turn - p.turn, 2 * math.pi)) > 0.2
+               for p, _ in distinct):
+            distinct.append((pose, cost))
+    return distinct[:count]
+
+
+def _camera_moved(camera: Camera, axis: int, step: float) -> Camera:
+    """The camera leaned, raised (at the same scale on the table) or scaled by one step."""
+    if axis == 0:
+        return replace(camera, pitch=float(np.clip(camera.pitch + step, -LEAN_LIMIT, LEAN_LIMIT)))
+    if axis == 1:
+        return replace(camera, roll=float(np.clip(camera.roll + step, -LEAN_LIMIT, LEAN_LIMIT)))
+    if axis == 2:
+        height = float(np.clip(camera.height + step, *HEIGHT_LIMITS))
+        return replace(camera, height=height, focal=camera.focal * height / camera.height)
+    return replace(camera, focal=camera.focal * (1.0 + step))
+
+
+def fit_camera(scene: Scene, cubes: Sequence[Cell], pose: Pose, steps=CAMERA_STEPS_FIRST,
+               scale_range: tuple[float, float] = (0.0, float("inf"))) -> tuple[Scene, Pose, float]:
+    """The camera's lean, height and scale, with the structure's pose, fitted to a known structure.
+
+    The scale stays within `scale_range` times the starting one. Pattern search: each step tried
+    both ways, the pose refitted from where it was; steps halve down to CAMERA_STEPS_LAST.
+    """
+    cost = scene.cost(cubes, pose)
+    start_focal = scene.camera.focal
+    steps = list(steps)
+    while True:
+        improved = False
+        for axis in range(4):
+            for sign in (1.0, -1.0):
+                camera = _camera_moved(scene.camera, axis, sign * steps[axis])
+                if axis == 3 and not scale_range[0] <= camera.focal / start_focal <= scale_range[1]:
+                    continue
+                trial = Scene(scene.costs, camera)
+                trial_pose, trial_cost = fit_pose(trial, cubes, near=pose)
+                if trial_cost < cost - 1e-6:
+                    scene, pose, cost, improved = trial, trial_pose, trial_cost, True
+        if not improved:
+            if all(step <= last for step, last in zip(steps, CAMERA_STEPS_LAST)):
+                return scene, pose, cost
+            steps = [max(step / 2, last) for step, last in zip(steps, CAMERA_STEPS_LAST)]

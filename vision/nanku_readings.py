@@ -1,0 +1,201 @@
+"""Which structure a Nanku frame shows, given the structure before it: the candidates and their costs.
+
+The camera cannot see under a structure, so a frame is never read from scratch: the last
+structure (known from the game's history, hidden cubes included) is laid on the frame at its
+pose, and the frame is explained as that structure changed by what players do at a table: one
+piece set down anywhere it could rest (legal or not: over an empty cell, touching nothing), half a
+cube off the grid, two pieces at once, a piece taken away. Each is drawn only in the window it
+changes, so hundreds of candidates cost a few drawings of the whole frame.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable, Sequence
+
+import numpy as np
+
+from vision.nanku_camera import Cell, FaceSet, Pose, paint_classes, project_cubes
+from vision.nanku_params import OFF_GRID_TRIED, PIXEL_COST_CAP, SEARCH_MARGIN, SECOND_CHANGE_NATS, UNEXPLAINED_SHARE
+from vision.nanku_pose import Scene
+
+FACE_STEPS = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
+OFF_GRID_SHIFTS = ((0.5, 0.0), (-0.5, 0.0), (0.0, 0.5), (0.0, -0.5))
+
+
+def _window(bounds, shape) -> tuple[int, int, int, int] | None:
+    x0, y0, x1, y1 = bounds
+    height, width = shape
+    left, top = max(0, int(np.floor(x0)) - 1), max(0, int(np.floor(y0)) - 1)
+    right, bottom = min(width, int(np.ceil(x1)) + 2), min(height, int(np.ceil(y1)) + 2)
+    if right <= left or bottom <= top:
+        return None
+    return left, top, right, bottom
+
+
+@dataclass
+class Frame:
+    """A base structure laid on a frame: its pose, drawing and cost, and the costs of changes to it."""
+
+    scene: Scene
+    base: tuple[Cell, ...]
+    pose: Pose
+    faces: FaceSet = field(init=False)
+    drawing: np.ndarray = field(init=False)
+    cost: float = field(init=False)
+
+    def __post_init__(self):
+        self.faces = self.scene.faces(self.base, self.pose)
+        self.drawing = paint_classes(self.faces, self.base, self.scene.costs.shape)
+        self.cost = self.scene.costs.cost(self.drawing)
+        self._bounds = {cube: self.faces.bounds([cube]) for cube in self.base if self.faces.polygons[cube]}
+        self._memo: dict[frozenset, float] = {frozenset(self.base): self.cost}
+
+    def cost_of(self, cubes: Iterable[Cell]) -> float:
+        """The cost of the frame drawn as `cubes` at this pose, redrawn only where they differ from the base."""
+        cubes = tuple(cubes)
+        key = frozenset(cubes)
+        if key in self._memo:
+            return self._memo[key]
+        base = frozenset(self.base)
+        added = [c for c in cubes if c not in base]
+        removed = [c for c in self.base if c not in key]
+        solid = [c[:3] for c in cubes]
+        new_faces = project_cubes(added, self.scene.camera, self.pose, solid)
+        boxes = [new_faces.bounds([c]) for c in added if new_faces.polygons[c]]
+        boxes += [self._bounds[c] for c in removed if c in self._bounds]
+        if not boxes:
+            self._memo[key] = self.cost
+            return self.cost
+        x0 = min(b[0] for b in boxes)
+        y0 = min(b[1] for b in boxes)
+        x1 = max(b[2] for b in boxes)
+        y1 = max(b[3] for b in boxes)
+        window = _window((x0, y0, x1, y1), self.scene.costs.shape)
+        if window is None:
+            self._memo[key] = self.cost
+            return self.cost
+        left, top, right, bottom = window
+        near = [c for c in cubes if c not in added and c in self._bounds
+                and not (self._bounds[c][2] < left or self._bounds[c][0] > right
+                         or self._bounds[c][3] < top or self._bounds[c][1] > bottom)]
+        drawn = near + added
+        faces = project_cubes(drawn, self.scene.camera, self.pose, solid)
+        classes = paint_classes(faces, drawn, (bottom - top, right - left), (left, top))
+        before = self.scene.costs.cost(self.drawing[top:bottom, left:right], (left, top))
+        after = self.scene.costs.cost(classes, (left, top))
+        cost = self.cost + after - before
+        self._memo[key] = cost
+        return cost
+
+
+def _places(base: Sequence[Cell]) -> list[tuple[Cell, Cell]]:
+    """Every piece resting where it could stand near the base: both cubes in free cells, at least
+    one of them on the table or on a cube (the other may overhang), both colour orders."""
+    taken = {c[:3] for c in base}
+    xs = [c[0] for c in base]
+    ys = [c[1] for c in base]
+    top = max(c[2] for c in base)
+    pieces = []
+    for x in range(int(min(xs)) - SEARCH_MARGIN, int(max(xs)) + SEARCH_MARGIN + 1):
+        for y in range(int(min(ys)) - SEARCH_MARGIN, int(max(ys)) + SEARCH_MARGIN + 1):
+            for z in range(0, int(top) + 2):
+                first = (x, y, z)
+                if first in taken:
+                    continue
+                for step in FACE_STEPS:
+                    second = (x + step[0], y + step[1], z + step[2])
+                    if second in taken:
+                        continue
+                    rests = [c[2] == 0 or (c[0], c[1], c[2] - 1) in taken for c in (first, second)]
+                    if step[2] == 1:
+                        rests[1] = True  # the upper cube rests on the lower
+                    if not any(rests) or (step[2] == 1 and not rests[0]):
+                        continue
+                    pieces.append(((*first, "white"), (*second, "black")))
+                    pieces.append(((*first, "black"), (*second, "white")))
+    return pieces
+
+
+def _cells_json(cubes: Sequence[Cell]) -> list:
+    return [int(v) if float(v).is_integer() else float(v) for v in cubes[:3]] + [cubes[3]]
+
+
+def state_json(cubes: Sequence[Cell]) -> dict:
+    """Cubes as a contract Nanku state, paired into pieces (each with a face-adjacent cube of the
+    other colour, greedily in order); the turn follows from the number of pieces."""
+    left = sorted(cubes, key=lambda c: (c[2], c[0], c[1], c[3]))
+    pieces = []
+    while left:
+        cube = left.pop(0)
+        partner = next((c for c in left if c[3] != cube[3]
+                        and abs(c[0] - cube[0]) + abs(c[1] - cube[1]) + abs(c[2] - cube[2]) == 1), None)
+        if partner is None:
+            partner = next((c for c in left if c[3] != cube[3]), None)
+        if partner is None:
+            break
+        left.remove(partner)
+        pieces.append([_cells_json(cube), _cells_json(partner)])
+    return {"game": "nanku", "pieces": pieces, "to_move": "white" if len(pieces) % 2 == 0 else "black"}
+
+
+@dataclass(frozen=True)
+class Reading:
+    cubes: tuple[Cell, ...]
+    cost: float
+
+
+def _best_placements(frame: Frame, base: tuple[Cell, ...], drawing: np.ndarray, count: int) -> list[Reading]:
+    """The `count` cheapest single placements on `base`, among those covering unexplained pixels."""
+    scene = frame.scene
+    unexplained = scene.costs.unexplained(drawing) > PIXEL_COST_CAP / 2
+    integral = np.pad(unexplained.astype(np.int32).cumsum(0).cumsum(1), ((1, 0), (1, 0)))
+    cube_area = (scene.camera.focal / scene.camera.height) ** 2
+    needed = UNEXPLAINED_SHARE * cube_area
+    places = _places(base)
+    if not places:
+        return []
+    corners = np.array([[c[:3] for c in piece] for piece in places], dtype=float)  # (N, 2, 3)
+    points = frame.pose.place(np.concatenate([corners, corners + [0, 0, 1]], axis=1).reshape(-1, 3))
+    pixels = scene.camera.project(points).reshape(len(places), 4, 2)
+    height, width = scene.costs.shape
+    x0 = np.clip(np.floor(pixels[..., 0].min(axis=1)).astype(int), 0, width)
+    x1 = np.clip(np.ceil(pixels[..., 0].max(axis=1)).astype(int), 0, width)
+    y0 = np.clip(np.floor(pixels[..., 1].min(axis=1)).astype(int), 0, height)
+    y1 = np.clip(np.ceil(pixels[..., 1].max(axis=1)).astype(int), 0, height)
+    covered = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
+    readings = []
+    for index in np.nonzero(covered >= needed)[0]:
+        cubes = base + places[index]
+        readings.append(Reading(cubes, frame.cost_of(cubes)))
+    readings.sort(key=lambda r: r.cost)
+    return readings[:count]
+
+
+def _shifted(reading: Reading, base: tuple[Cell, ...]) -> list[tuple[Cell, ...]]:
+    new = [c for c in reading.cubes if c not in base]
+    return [base + tuple((c[0] + dx, c[1] + dy, c[2], c[3]) for c in new) for dx, dy in OFF_GRID_SHIFTS]
+
+
+def read_changes(frame: Frame) -> Reading:
+    """The frame's best reading as the base changed by what players do (see the module's text)."""
+    base = frame.base
+    readings = [Reading(base, frame.cost)]
+    placed = _best_placements(frame, base, frame.drawing, OFF_GRID_TRIED)
+    readings += placed
+    for reading in placed:
+        readings += [Reading(cubes, frame.cost_of(cubes)) for cubes in _shifted(reading, base)]
+    best_single = min(readings, key=lambda r: r.cost)
+    if best_single.cubes != base:
+        drawing = paint_classes(frame.scene.faces(best_single.cubes, frame.pose), best_single.cubes,
+                                frame.scene.costs.shape)
+        second = _best_placements(frame, best_single.cubes, drawing, 1)
+        if second and second[0].cost < best_single.cost - SECOND_CHANGE_NATS:
+            best_single = second[0]
+    pieces = [frame.base[i:i + 2] for i in range(0, len(frame.base), 2)]
+    removals = [Reading(kept, frame.cost_of(kept)) for piece in pieces
+                if (kept := tuple(c for c in base if c not in piece))]
+    if removals:
+        removal = min(removals, key=lambda r: r.cost)
+        if removal.cost < min(best_single.cost, frame.cost) - SECOND_CHANGE_NATS:
+            return removal
+    return best_single
