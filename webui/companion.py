@@ -170,7 +170,7 @@ class Companion:
 
     def drawing(self, position: dict) -> str:
         try:
-            return board_svg(position, self.pieceset)
+            return board_svg(position, self.pieceset, self.seat_names)
         except ArbiterError:
             return ""
 

@@ -15,14 +15,15 @@ from engines.registry import Parts
 
 @dataclass(frozen=True)
 class WebGame:
-    """`draw(state_json, pieceset) -> SVG`; `correct_tools` the template of the correction page's
+    """`draw(state_json, pieceset, names) -> SVG`, `names` the players' names by side (may be
+    empty) for a drawing that labels each side's part of the board; `correct_tools` the template of the correction page's
     tools and `correct_script` the static script that drives them; `piece_word` what a player taps
     to correct; `calibration_hint` how to lay out the calibration photo; `progress(history)` the
     rows of the current game's chart (one per position, {side: value}), or None for no chart, and
     `progress_title` that chart's title;
     `calibration_findings(summary)` what a calibration found, in the players' words."""
 
-    draw: Callable[[dict, dict | None], str]
+    draw: Callable[[dict, dict | None, dict], str]
     correct_tools: str
     correct_script: str
     piece_word: str
@@ -51,6 +52,7 @@ def drawn_game(state: object) -> str:
     return game
 
 
-def board_svg(state: dict, pieceset: dict | None = None) -> str:
-    """The clean drawing of a position of any game that has one."""
-    return web_game(drawn_game(state)).draw(state, pieceset)
+def board_svg(state: dict, pieceset: dict | None = None, names: dict | None = None) -> str:
+    """The clean drawing of a position of any game that has one; `names` the players' names by
+    side, where the table knows them."""
+    return web_game(drawn_game(state)).draw(state, pieceset, names or {})

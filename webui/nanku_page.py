@@ -281,7 +281,7 @@ def nanku_findings(summary: dict) -> list[str]:
 
 
 PAGE = WebGame(
-    draw=nanku_svg,
+    draw=lambda state, pieceset=None, names=None: nanku_svg(state, pieceset),
     correct_tools="games/nanku_correct.html",
     correct_script="correct-nanku.js",
     piece_word="cube",

@@ -91,7 +91,7 @@ def varanasi_findings(summary: dict) -> list[str]:
 
 
 PAGE = WebGame(
-    draw=varanasi_svg,
+    draw=lambda state, pieceset=None, names=None: varanasi_svg(state, pieceset),
     correct_tools="games/varanasi_correct.html",
     correct_script="correct-varanasi.js",
     piece_word="disc",

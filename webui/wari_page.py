@@ -5,15 +5,30 @@ Every pit drawn carries `data-pit` so the correction page's script can let a pla
 """
 from __future__ import annotations
 
+from html import escape
+
 from webui.games import WebGame
 
+# Height of each owner's name row (SVG units); the names' font (arbiter.css `svg.wari .owner`)
+# is 34 units, about 13 px where a 390 px phone draws the 800-unit board 316 px wide.
+NAME_ROW = 46
+# Letters of a name one row holds: 784 units of row at roughly 0.6 em (20 units) a bold letter.
+NAME_CHARS = 38
 
-def wari_svg(state: dict) -> str:
-    """The board as seen by South: North's a..f right to left on top, stores at the ends."""
+
+def wari_svg(state: dict, names: dict | None = None) -> str:
+    """The board as seen by South: North's a..f right to left on top, stores at the ends, each
+    store's owner named beside it (the player's name where `names` has one, else the side's).
+
+    The owners' names have rows of their own, above North's store and below South's, as wide as
+    the board: inside a store there is room for a few letters, too small to read on a phone."""
     pits, stores = state.get("pits", [0] * 12), state.get("stores", [0, 0])
     to_move = state.get("to_move")
-    parts = ['<svg class="board wari" viewBox="0 0 800 340" role="img" aria-label="Wari board" '
+    owners = [_owner(side, (names or {}).get(side)) for side in ("south", "north")]
+    parts = [f'<svg class="board wari" viewBox="0 0 800 {340 + 2 * NAME_ROW}" role="img" aria-label="Wari board" '
              'xmlns="http://www.w3.org/2000/svg">',
+             f'<text class="owner north" x="8" y="{NAME_ROW - 10}">{escape(_shown(owners[1][0]))}</text>',
+             f'<g transform="translate(0 {NAME_ROW})">',
              '<rect x="4" y="34" width="792" height="272" rx="40" class="wood"/>']
     for index, count in enumerate(pits):
         south = index < 6
@@ -27,12 +42,27 @@ def wari_svg(state: dict) -> str:
             f'<circle cx="{cx}" cy="{cy}" r="46"/>'
             f'<text class="count" x="{cx}" y="{cy + 15}">{int(count)}</text>'
             f'<text class="label" x="{cx}" y="{332 if south else 26}">{letter}</text></g>')
-    for side, (label, cx) in enumerate((("South", 760), ("North", 40))):
-        parts.append(f'<g class="store" data-store="{side}"><title>{label} store</title>'
-                     f'<text class="count" x="{cx}" y="188">{int(stores[side])}</text>'
-                     f'<text class="label" x="{cx}" y="226">{label}</text></g>')
+    for side, cx in enumerate((760, 40)):
+        parts.append(f'<g class="store" data-store="{side}"><title>{escape(owners[side][1])}: {int(stores[side])}</title>'
+                     f'<text class="count" x="{cx}" y="188">{int(stores[side])}</text></g>')
+    parts.append("</g>")
+    parts.append(f'<text class="owner south" x="792" y="{340 + 2 * NAME_ROW - 12}">{escape(_shown(owners[0][0]))}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _owner(side: str, name: str | None) -> tuple[str, str]:
+    """A store's label and its longer title: ("Ama", "Ama's store (South)"), or ("South",
+    "South store") where nobody is named."""
+    side_name = side.capitalize()
+    if not name or name == side_name:
+        return side_name, f"{side_name} store"
+    return name, f"{name}'s store ({side_name})"
+
+
+def _shown(label: str) -> str:
+    """A label cut to what its row holds at the owners' font size (the title keeps it whole)."""
+    return label if len(label) <= NAME_CHARS else label[:NAME_CHARS - 1] + "…"
 
 
 def stores_progress(history: list[dict]) -> list[dict]:
@@ -51,7 +81,7 @@ def wari_findings(summary: dict) -> list[str]:
 
 
 PAGE = WebGame(
-    draw=lambda state, pieceset=None: wari_svg(state),
+    draw=lambda state, pieceset=None, names=None: wari_svg(state, names),
     correct_tools="games/wari_correct.html",
     correct_script="correct-wari.js",
     piece_word="pit",

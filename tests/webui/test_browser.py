@@ -98,6 +98,20 @@ def test_a_correction_from_the_phone_reaches_the_table(demo_url, browser, screen
     page.close()
 
 
+def test_the_stores_are_named_after_their_owners_legibly_on_a_phone(demo_url, browser, screenshots):
+    page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True)
+    page.goto(demo_url + "/table")
+    owners = page.locator("#board svg .owner")
+    expect(owners).to_have_text(["Kofi", "Ama"], timeout=20_000)
+    board_width = page.locator("#board svg").bounding_box()["width"]
+    view_width = float(page.locator("#board svg").get_attribute("viewBox").split()[2])
+    for owner in owners.all():
+        font_units = float(owner.evaluate("text => getComputedStyle(text).fontSize").removesuffix("px"))
+        assert font_units * board_width / view_width >= 12  # px on the phone's screen
+    page.locator("#board").screenshot(path=str(screenshots / "wari-board-phone.png"))
+    page.close()
+
+
 def test_every_page_renders_on_a_phone(demo_url, browser, screenshots):
     page = browser.new_page(viewport=PHONE, device_scale_factor=2, is_mobile=True)
     for name in ("scores", "tournament", "calibrate"):

@@ -1,6 +1,7 @@
 """The SVG drawings and chart, the event hub, the calibration flow and the demo's bundled game."""
 import io
 import re
+from xml.etree import ElementTree
 
 import cv2
 import numpy as np
@@ -15,6 +16,8 @@ from webui.chart_svg import line_chart
 from webui.live import EventHub, FrameBuffer, sse_message
 from arbiter.demo import demo_games, demo_positions, load_demo_game
 
+SVG = "{http://www.w3.org/2000/svg}"
+
 
 def test_wari_drawing_shows_every_count_and_marks_the_mover():
     pits = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]
@@ -23,6 +26,40 @@ def test_wari_drawing_shows_every_count_and_marks_the_mover():
     assert counts == [str(n) for n in pits] + ["17", "13"]
     movers = re.findall(r'<g class="pit mover" data-pit="(\d+)"', svg)
     assert movers == [str(i) for i in range(6, 12)]
+
+
+def owners_of(svg: str) -> dict:
+    """What a Wari drawing (parsed as the XML it must be) says of each store's owner: the
+    label beside the store and the store's title."""
+    root = ElementTree.fromstring(svg)
+    labels = {text.get("class").split()[-1]: text.text for text in root.iter(f"{SVG}text")
+              if text.get("class", "").startswith("owner")}
+    titles = [group.find(f"{SVG}title").text for group in root.iter(f"{SVG}g") if group.get("class") == "store"]
+    return {"labels": labels, "titles": titles}
+
+
+def test_wari_stores_are_labelled_with_their_owners_names():
+    start = {"game": "wari", "pits": [4] * 12, "stores": [0, 0], "to_move": "south"}
+    named = owners_of(board_svg(start, None, {"south": "Ama <3", "north": "Kofi & co"}))
+    assert named["labels"] == {"north": "Kofi & co", "south": "Ama <3"}
+    assert named["titles"] == ["Ama <3's store (South): 0", "Kofi & co's store (North): 0"]
+    # Without names (or with the sides' own names) the stores are the sides'.
+    for names in (None, {"south": "South", "north": "North"}):
+        unnamed = owners_of(board_svg(start, None, names))
+        assert unnamed["labels"] == {"north": "North", "south": "South"}
+        assert unnamed["titles"] == ["South store: 0", "North store: 0"]
+    long_name = "Adwoa Pokuaa Nyarko-Mensah of the Kumasi Wari Club"
+    cut = owners_of(board_svg(start, None, {"south": long_name}))
+    assert cut["labels"]["south"].endswith("…") and len(cut["labels"]["south"]) < len(long_name)
+    assert cut["titles"][0].startswith(long_name)
+
+
+def test_the_table_draws_the_stores_with_the_seated_players_names(table, client):
+    table.show(0)
+    labels = owners_of(client.get("/api/table").get_json()["board_svg"])["labels"]
+    assert labels == {"north": "Kofi", "south": "Ama"}
+    redrawn = client.post("/api/board", json={"state": table.positions[0]}, headers={"X-CSRF-Token": csrf_of(client)})
+    assert owners_of(redrawn.get_json()["svg"])["labels"] == {"north": "Kofi", "south": "Ama"}
 
 
 def test_varanasi_drawing_stacks_discs_bottom_up_in_the_piece_set_colours():

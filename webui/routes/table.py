@@ -117,5 +117,8 @@ def draw_board():
         raise ArbiterError("expected {\"state\": POSITION}")
     table = companion()
     game = drawn_game(body["state"])
-    rules = table.rules if game == table.game else load_rules({"game": game})
-    return jsonify({"svg": board_svg(rules.state_from_json(body["state"]).to_json(), table.pieceset)})
+    if game == table.game:
+        rules, names = table.rules, table.seat_names
+    else:
+        rules, names = load_rules({"game": game}), {}
+    return jsonify({"svg": board_svg(rules.state_from_json(body["state"]).to_json(), table.pieceset, names)})
