@@ -16,11 +16,11 @@ from engines.registry import Parts
 @dataclass(frozen=True)
 class WebGame:
     """`draw(state_json, pieceset, names) -> SVG`, `names` the players' names by side (may be
-    empty) for a drawing that labels each side's part of the board; `correct_tools` the template of the correction page's
-    tools and `correct_script` the static script that drives them; `piece_word` what a player taps
-    to correct; `calibration_hint` how to lay out the calibration photo; `progress(history)` the
-    rows of the current game's chart (one per position, {side: value}), or None for no chart, and
-    `progress_title` that chart's title;
+    empty) for a drawing that labels each side's part of the board; `correct_tools` the template
+    of the correction page's tools and `correct_script` the static script that drives them;
+    `piece_word` what a player taps to correct; `calibration_hint` how to lay out the calibration
+    photo; `progress(history)` the rows of the current game's chart (one per position,
+    {side: value}), or None for no chart, and `progress_title` that chart's title;
     `calibration_findings(summary)` what a calibration found, in the players' words."""
 
     draw: Callable[[dict, dict | None, dict], str]

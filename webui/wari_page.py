@@ -43,10 +43,12 @@ def wari_svg(state: dict, names: dict | None = None) -> str:
             f'<text class="count" x="{cx}" y="{cy + 15}">{int(count)}</text>'
             f'<text class="label" x="{cx}" y="{332 if south else 26}">{letter}</text></g>')
     for side, cx in enumerate((760, 40)):
-        parts.append(f'<g class="store" data-store="{side}"><title>{escape(owners[side][1])}: {int(stores[side])}</title>'
-                     f'<text class="count" x="{cx}" y="188">{int(stores[side])}</text></g>')
+        count = int(stores[side])
+        parts.append(f'<g class="store" data-store="{side}"><title>{escape(owners[side][1])}: {count}</title>'
+                     f'<text class="count" x="{cx}" y="188">{count}</text></g>')
     parts.append("</g>")
-    parts.append(f'<text class="owner south" x="792" y="{340 + 2 * NAME_ROW - 12}">{escape(_shown(owners[0][0]))}</text>')
+    parts.append(f'<text class="owner south" x="792" y="{340 + 2 * NAME_ROW - 12}">'
+                 f'{escape(_shown(owners[0][0]))}</text>')
     parts.append("</svg>")
     return "".join(parts)
 
