@@ -19,7 +19,7 @@ from vision import overlay_drawer
 from vision.motion import HAND, MOVING
 from webui.games import board_svg
 from webui.live import EventHub, FrameBuffer, sse_message
-from webui.scoreboard import match_line, result_text, score_line, side_label
+from webui.scoreboard import match_line, result_text, result_words, score_line, side_label
 
 # The live view is for eyes, not for recognition: a phone-sized JPEG a few times a second keeps a
 # Raspberry Pi's CPU for the recogniser.
@@ -154,6 +154,7 @@ class Companion:
             data["reason"] = event["note"]  # shown beside the move, as the stored log shows it
         if isinstance(event.get("result"), dict) and event.get("type") == "over":
             data["over_text"] = result_text(self.rules, self.seat_names, event["result"])
+            data["final_text"] = self.final_text(event["result"])
         if event.get("type") in ("over", "match"):
             data["match_text"] = self.match_text()
         if event.get("mover") is not None and event.get("move") is not None:
@@ -209,17 +210,27 @@ class Companion:
             return ""
         return match_line(summary)
 
-    def over_text(self, position: dict | None) -> str:
-        """The result in names, for a page opened after the game ended."""
+    def final_result(self, position: dict | None) -> dict | None:
+        """The result of a finished game's position (JSON), or None while it goes on."""
         if position is None:
-            return ""
+            return None
         try:
             state = self.rules.state_from_json(position)
         except ArbiterError:
-            return ""
+            return None
         if not self.rules.is_over(state):
-            return ""
-        return result_text(self.rules, self.seat_names, self.rules.outcome(state).to_json())
+            return None
+        return self.rules.outcome(state).to_json()
+
+    def over_text(self, position: dict | None) -> str:
+        """The result in names, for a page opened after the game ended."""
+        result = self.final_result(position)
+        return result_text(self.rules, self.seat_names, result) if result is not None else ""
+
+    def final_text(self, result: dict | None) -> str:
+        """The words under the final position's drawing: who won and the final score. The drawing
+        alone may say little (a Varanasi table with every disc taken)."""
+        return f"Final position: {result_words(self.rules, self.seat_names, result)}" if result else ""
 
     def log_entries(self) -> list[dict]:
         """The current game's move log, oldest first, in the shape of the live events.
@@ -265,6 +276,7 @@ class Companion:
             "score": self.score(position) if position else "",
             "match_text": self.match_text(),
             "over_text": self.over_text(position),
+            "final_text": self.final_text(self.final_result(position)),
             "last_move": next((e for e in reversed(log) if e.get("number")), None),
             "alert": next((e for e in reversed(log) if not e["legal"]), None) if pending_illegal else None,
             "log": log,

@@ -27,12 +27,17 @@ def score_line(rules, seat_names: dict, scores: dict) -> str:
                       for side in rules.sides if side in by_side)
 
 
-def result_text(rules, seat_names: dict, result: dict) -> str:
-    """"Game over: Kofi (North) wins, Ama (South) 21 – Kofi (North) 27"; a draw says so."""
+def result_words(rules, seat_names: dict, result: dict) -> str:
+    """"Kofi (North) wins, Ama (South) 21 – Kofi (North) 27"; a draw says so."""
     winner = result.get("winner")
     head = "a draw" if winner is None else f"{side_label(rules, seat_names, as_side(rules, winner))} wins"
     scores = score_line(rules, seat_names, result.get("scores") or {})
-    return f"Game over: {head}" + (f", {scores}" if scores else "")
+    return head + (f", {scores}" if scores else "")
+
+
+def result_text(rules, seat_names: dict, result: dict) -> str:
+    """"Game over: Kofi (North) wins, Ama (South) 21 – Kofi (North) 27"."""
+    return f"Game over: {result_words(rules, seat_names, result)}"
 
 
 def match_line(summary: dict) -> str:

@@ -17,6 +17,8 @@ _DISC_HEIGHT = 26
 _TOWER_PITCH = 112
 _TOWERS_PER_ROW = 3
 _ROW_GAP = 44  # below each row of towers: the base line and the tower's number
+# A name longer than this is cut short in the drawing, whose text cannot wrap.
+_NAME_CHARS = 18
 
 
 def disc_parts(code: str) -> tuple[int, str]:
@@ -42,13 +44,16 @@ def _ink_on(fill: str) -> str:
     return "#111" if fill in ("white", "yellow", "ivory", "beige", "orange", "pink") else "#fff"
 
 
-def varanasi_svg(state: dict, pieceset: dict | None = None) -> str:
+def varanasi_svg(state: dict, pieceset: dict | None = None, names: dict | None = None) -> str:
     """Towers as side-view stacks, bottom disc at the bottom, size digit written on each disc.
 
     Towers go three to a row, so that a phone-width drawing keeps the discs big enough to tap.
     The drawing is always three towers wide, so the discs keep their scale as towers go.
+    A table with no towers left is the end of a set: drawn by `emptied_table_svg`.
     """
     stacks = state.get("stacks", [])
+    if not stacks:
+        return emptied_table_svg(state, pieceset, names or {})
     tallest = max((len(s) for s in stacks), default=1)
     row_height = tallest * _DISC_HEIGHT + _ROW_GAP
     rows = max(1, -(-len(stacks) // _TOWERS_PER_ROW))
@@ -78,6 +83,45 @@ def varanasi_svg(state: dict, pieceset: dict | None = None) -> str:
     return "".join(parts)
 
 
+def taker_label(seat: object, names: dict) -> str:
+    """The name of who made the last take, short enough for one line of the drawing."""
+    seat_word = f"Seat {seat + 1}" if isinstance(seat, int) else str(seat)
+    name = str(names.get(seat) or seat_word)
+    return name if len(name) <= _NAME_CHARS else name[:_NAME_CHARS - 1] + "…"
+
+
+def emptied_table_svg(state: dict, pieceset: dict | None, names: dict) -> str:
+    """The table at the end of a set: "All discs taken", and the take that emptied it (which
+    decides the set's score) drawn as its discs, with who took them.
+
+    Without this a page opened after the set would show an empty drawing, as if nothing had
+    been read."""
+    last_take = state.get("last_take") if isinstance(state.get("last_take"), dict) else None
+    discs = sorted((disc_parts(code) + (code,) for code in (last_take or {}).get("discs", [])), reverse=True)
+    width = _TOWERS_PER_ROW * _TOWER_PITCH
+    centre = width // 2
+    floor = 56 + len(discs) * _DISC_HEIGHT
+    height = floor + 38 if last_take else 50
+    parts = [f'<svg class="board varanasi emptied" viewBox="0 0 {width} {height}" role="img" '
+             f'aria-label="All discs taken" xmlns="http://www.w3.org/2000/svg">',
+             f'<text class="final" x="{centre}" y="34">All discs taken</text>']
+    if last_take:
+        parts.append(f'<line x1="{centre - 52}" x2="{centre + 52}" y1="{floor + 1}" y2="{floor + 1}" class="base"/>')
+        for level, (size, colour, code) in enumerate(discs):
+            fill = colour_css(colour, pieceset)
+            disc_width = _DISC_WIDTH.get(size, 98)
+            top = floor - (level + 1) * _DISC_HEIGHT
+            parts.append(
+                f'<g class="taken"><title>{escape(code)}</title>'
+                f'<rect x="{centre - disc_width / 2}" y="{top}" width="{disc_width}" height="{_DISC_HEIGHT - 2}" '
+                f'rx="6" fill="{fill}"/>'
+                f'<text x="{centre}" y="{top + _DISC_HEIGHT - 7}" fill="{_ink_on(fill)}">{size}</text></g>')
+        parts.append(f'<text class="label" x="{centre}" y="{floor + 26}">Last take: '
+                     f'{escape(taker_label(last_take.get("seat"), names))}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
 def varanasi_findings(summary: dict) -> list[str]:
     """A Varanasi calibration's summary as players read it."""
     findings = []
@@ -91,7 +135,7 @@ def varanasi_findings(summary: dict) -> list[str]:
 
 
 PAGE = WebGame(
-    draw=lambda state, pieceset=None, names=None: varanasi_svg(state, pieceset),
+    draw=varanasi_svg,
     correct_tools="games/varanasi_correct.html",
     correct_script="correct-varanasi.js",
     piece_word="disc",

@@ -31,6 +31,32 @@ def test_a_viewer_opening_the_page_after_the_set_sees_who_won_by_name(tmp_path):
     assert "Match (first to 10 points): Hana 0 – Kenji 1" in page
 
 
+def test_the_position_card_of_a_finished_set_shows_the_last_take_and_the_result(tmp_path):
+    rules = load_rules({"game": "varanasi"})
+    readings = [{"game": "varanasi", "stacks": [["4red"], ["3blue", "1red"]]},
+                {"game": "varanasi", "stacks": [["3blue"]]}, {"game": "varanasi", "stacks": []}]
+    with Store(tmp_path / "v.sqlite3") as store:
+        ids = [store.add_player("Hana"), store.add_player("Kenji")]
+        observations = LatestObservation(ScriptedRecogniser(readings))
+        tracker = Tracker(rules, {"game": "varanasi"}, store, open_game(store, rules, ids), recognize=observations)
+        companion = Companion(tracker, None, seat_names={0: "Hana", 1: "Kenji"}, observations=observations)
+        published = []
+        companion.hub.publish = lambda event, data: published.append((event, data))
+        scripted = ScriptedTable(tracker, companion, readings)
+        for index in range(3):
+            scripted.show(index)
+        page = create_app(companion).test_client().get("/table").get_data(as_text=True)
+    board = page.split('<div id="board">')[1].split("</div>")[0]
+    # No towers are left: the drawing says so and shows the take that ended the set, by name.
+    assert "All discs taken" in board and "Last take: Kenji" in board and "<title>3blue</title>" in board
+    assert '<p id="final" class="final">Final position: Kenji (Seat 2) wins, Hana (Seat 1) 0 – Kenji (Seat 2) 1</p>' in page
+    # A page open at the end is told the same over its event stream.
+    last_transition = [data for event, data in published if event == "transition"][-1]
+    assert "All discs taken" in last_transition["board_svg"]
+    over = next(data for event, data in published if event == "over")
+    assert over["final_text"] == "Final position: Kenji (Seat 2) wins, Hana (Seat 1) 0 – Kenji (Seat 2) 1"
+
+
 def test_a_long_games_page_lists_its_latest_entries_numbered_from_the_start(table, client):
     from webui.companion import LOG_SHOWN
 

@@ -57,9 +57,12 @@ function showPosition(data) {
   if (data.number) $("last-move").textContent = `Last move: ${data.number}. ${played(data)}`;
 }
 
-function showOver(text) {
-  $("over").textContent = text || "";
+// The result: the banner, the heading, and the words under the final position's drawing.
+function showOver(data) {
+  const text = data.over_text || "";
+  $("over").textContent = text;
   $("over").classList.toggle("visible", Boolean(text));
+  $("final").textContent = data.final_text || "";
   if (text) $("turn").textContent = "Game over";
 }
 
@@ -91,7 +94,7 @@ const handlers = {
     $("score").textContent = data.score || "";
     $("match").textContent = data.match_text || "";
     $("last-move").textContent = data.last_move ? `Last move: ${data.last_move.number}. ${played(data.last_move)}` : "";
-    showOver(data.over_text);
+    showOver(data);
     if (data.status) setStatus(data.status);
     if (data.alert) showAlert(data.alert); else hideAlert();
   },
@@ -108,7 +111,7 @@ const handlers = {
   override(data) { addLogEntry({ ...data, type: "override" }); showPosition(data); hideAlert(); },
   accept(data) { addLogEntry({ ...data, type: "accept" }); showPosition(data); hideAlert(); },
   over(data) {
-    showOver(data.over_text);
+    showOver(data);
     if (data.match_text) $("match").textContent = data.match_text;
   },
   match(data) { if (data.match_text) $("match").textContent = data.match_text; },
