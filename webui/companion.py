@@ -31,6 +31,10 @@ LIVE_VIEW_QUALITY = 70
 # thousands of entries, but nobody scrolls them at the table).
 LOG_SHOWN = 200
 
+# The tracker's status once its camera has no more frames (`arbiter.tracker.CAMERA_ENDED`, named
+# here: the tracker module reaches the camera drivers, which the web layer must not import).
+CAMERA_ENDED = "camera_ended"
+
 # Tracker events that carry a position to redraw, and where in the event it is.
 _POSITION_KEYS = ("state", "position")
 
@@ -146,8 +150,13 @@ class Companion:
         position = next((event[k] for k in _POSITION_KEYS if isinstance(event.get(k), dict)), None)
         if position is not None:
             data["board_svg"] = self.drawing(position)
-            data["turn"] = self.turn_label(position)
+            data["turn"] = self.turn_line(position)
             data["score"] = self.score(position)
+        if event.get("type") == "status" and event.get("status") == CAMERA_ENDED:
+            # The page's heading must stop saying whose move it is as if play went on.
+            current = self.tracker.snapshot()["position"]
+            if self.final_result(current) is None:
+                data["turn"] = self.turn_line(current)
         if event.get("type") == "transition" and event.get("moves"):
             data["number"] = len(self.tracker.judge.history) - 1
         if event.get("note") and not event.get("reason"):
@@ -186,6 +195,18 @@ class Companion:
         if mover is None:
             return ""
         return f"{side_label(self.rules, self.seat_names, mover)} to move"
+
+    def turn_line(self, position: dict | None) -> str:
+        """The page's heading: whose move it is; once the camera has stopped (a recording or the
+        demo played through) with the game unfinished, that it was left there, claiming no result."""
+        if self.tracker.status != CAMERA_ENDED:
+            return self.turn_label(position) if position else ""
+        if position is None:
+            return "Camera stopped before the opening position was seen"
+        mover = position.get("to_move")
+        if self.final_result(position) is not None or mover is None:
+            return self.turn_label(position)
+        return f"Camera stopped — game not finished; {side_label(self.rules, self.seat_names, mover)} was to move"
 
     def players_line(self) -> str:
         """"Ama (South) v Kofi (North)"."""
@@ -271,7 +292,7 @@ class Companion:
             "over": snapshot.get("over"),
             "position": position,
             "board_svg": self.drawing(position) if position else "",
-            "turn": self.turn_label(position) if position else "",
+            "turn": self.turn_line(position),
             "players": self.players_line(),
             "score": self.score(position) if position else "",
             "match_text": self.match_text(),

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from arbiter.store import Store
 from arbiter.matches import open_game
-from arbiter.tracker import Tracker
+from arbiter.tracker import CAMERA_ENDED, Tracker
+from device.cameras import SimulatedCamera
 from engines import load_rules
-from tests.tracker.fakes import ScriptedRecogniser
+from tests.tracker.fakes import ScriptedRecogniser, position_frame
 from tests.webui.conftest import ScriptedTable
 from webui.app import create_app
 from webui.companion import Companion, LatestObservation
@@ -68,3 +69,36 @@ def test_a_long_games_page_lists_its_latest_entries_numbered_from_the_start(tabl
         store.log(game_id, "move", position, move={"player": "north", "pit": "d"})
     log = client.get("/api/table").get_json()["log"]
     assert len(log) == LOG_SHOWN and log[-1]["number"] == LOG_SHOWN + 51
+
+
+def test_when_the_camera_stops_mid_game_the_page_says_the_game_was_left_unfinished(table, client):
+    published = []
+    table.companion.hub.publish = lambda event, data: published.append((event, data))
+    # The recording plays through after South c and North d: South was to move.
+    table.tracker.run(SimulatedCamera([position_frame(i) for i in (0, 1, 2)]))
+    stopped = "Camera stopped — game not finished; Ama (South) was to move"
+    # An open page is told over its event stream, a page opened later by its first render.
+    ended = next(data for event, data in published if event == "status" and data["status"] == CAMERA_ENDED)
+    assert ended["turn"] == stopped
+    assert client.get("/api/table").get_json()["turn"] == stopped
+    page = client.get("/table").get_data(as_text=True)
+    assert f'<p id="turn" class="turn">{stopped}</p>' in page
+    assert "(South) to move" not in page and "Game over" not in page
+
+
+def test_a_camera_stopping_after_the_game_ended_leaves_the_result_standing(tmp_path):
+    rules = load_rules({"game": "varanasi"})
+    readings = [{"game": "varanasi", "stacks": [["4red"], ["3blue", "1red"]]},
+                {"game": "varanasi", "stacks": [["3blue"]]}, {"game": "varanasi", "stacks": []}]
+    with Store(tmp_path / "v.sqlite3") as store:
+        ids = [store.add_player("Hana"), store.add_player("Kenji")]
+        observations = LatestObservation(ScriptedRecogniser(readings))
+        tracker = Tracker(rules, {"game": "varanasi"}, store, open_game(store, rules, ids), recognize=observations)
+        companion = Companion(tracker, None, seat_names={0: "Hana", 1: "Kenji"}, observations=observations)
+        published = []
+        companion.hub.publish = lambda event, data: published.append((event, data))
+        tracker.run(SimulatedCamera([position_frame(i) for i in range(3)]))
+        page = create_app(companion).test_client().get("/table").get_data(as_text=True)
+    ended = next(data for event, data in published if event == "status" and data["status"] == "camera_ended")
+    assert "turn" not in ended
+    assert '<p id="turn" class="turn">Game over</p>' in page and "Camera stopped" not in page

@@ -119,7 +119,10 @@ const handlers = {
   async game() {
     handlers.snapshot(await (await fetch("/api/table")).json());
   },
-  status(data) { setStatus(data.status); },
+  status(data) {
+    setStatus(data.status);
+    if (data.turn) $("turn").textContent = data.turn;  // the camera stopped: the game was left unfinished
+  },
   camera(data) { setStatus(data.status === "lost" ? "camera_lost" : "moving"); },
   error(data) { $("alert-reason").textContent = data.message; $("alert").classList.add("visible"); },
 };
