@@ -80,6 +80,13 @@ class StoreError(ArbiterError):
     """The database cannot be opened or written (corrupt file, full disk, unknown id)."""
 
 
+def _check_rating(rating: float | None) -> None:
+    """A rating is unset (None) or a number as rating lists print them, from 0 to 9999."""
+    if rating is not None and not (isinstance(rating, (int, float)) and not isinstance(rating, bool)
+                                   and 0 <= rating < 10_000):
+        raise StoreError("a rating is a number from 0 to 9999")
+
+
 @dataclass(frozen=True)
 class MoveRecord:
     """One row of the move log; `state` is the engine position after it (or unchanged)."""
@@ -227,12 +234,18 @@ class Store:
         name = name.strip() if isinstance(name, str) else ""
         if not name:
             raise StoreError("a player needs a non-empty name")
-        if rating is not None and not (isinstance(rating, (int, float)) and 0 <= rating < 10_000):
-            raise StoreError("a rating is a number from 0 to 9999")
+        _check_rating(rating)
         existing = self._read("SELECT id FROM players WHERE name=?", (name,))
         if existing:
             raise StoreError(f"a player named {name!r} already exists")
         return self._write("INSERT INTO players (name, created_at, rating) VALUES (?, ?, ?)", (name, now_iso(), rating))
+
+    def set_rating(self, name: str, rating: float | None) -> None:
+        """Set or change a roster player's rating (None: unrated); later Swiss rounds seed by it."""
+        _check_rating(rating)
+        if not self._read("SELECT id FROM players WHERE name=?", (name,)):
+            raise StoreError(f"no player named {name!r} on the roster")
+        self._write("UPDATE players SET rating=? WHERE name=?", (rating, name))
 
     def players(self) -> list[dict]:
         rows = self._read("SELECT id, name, created_at, rating FROM players ORDER BY name")

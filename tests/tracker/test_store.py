@@ -212,3 +212,29 @@ def test_a_store_of_the_second_schema_keeps_its_tournaments_and_learns_their_sys
         assert store.tournaments()[0]["system"] == "swiss"
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()[0] == "3"
+
+
+def test_a_player_entered_before_ratings_were_kept_can_be_rated_after_the_upgrade(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "v2.sqlite3"
+    with Store(path) as store:
+        store.add_player("Ama")
+    with sqlite3.connect(path) as db:  # as the second schema left it: players without ratings
+        db.execute("ALTER TABLE tournaments DROP COLUMN system")
+        db.execute("ALTER TABLE players DROP COLUMN rating")
+        db.execute("ALTER TABLE matches DROP COLUMN round")
+        db.execute("DROP TABLE withdrawals")
+        db.execute("ALTER TABLE moves DROP COLUMN mover")
+        db.execute("UPDATE meta SET value='2' WHERE key='schema_version'")
+    with Store(path) as store:
+        assert store.players()[0]["rating"] is None
+        store.set_rating("Ama", 1850)
+        assert store.players()[0]["rating"] == 1850
+        store.set_rating("Ama", None)
+        assert store.players()[0]["rating"] is None
+        for bad in (-1, 10_000, float("nan"), True, "1800"):
+            with pytest.raises(StoreError, match="from 0 to 9999"):
+                store.set_rating("Ama", bad)
+        with pytest.raises(StoreError, match="no player named 'Kofi'"):
+            store.set_rating("Kofi", 1500)

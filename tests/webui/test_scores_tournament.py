@@ -331,3 +331,53 @@ def test_a_refused_form_shows_the_page_again_with_what_was_typed(table, client):
     page = wrong.get_data(as_text=True)
     assert wrong.status_code == 400 and "away score must be a number" in page
     assert 'name="home_score" min="0" step="any" value="25"' in page
+
+
+def test_the_director_sets_and_changes_ratings_that_seed_the_next_swiss_round(table, client):
+    for name in ("Ama", "Kofi", "Yaw", "Esi"):
+        post_form(client, "/tournament/players", name=name)  # entered without ratings
+    for name, rating in (("Esi", "2100"), ("Yaw", "1900"), ("Kofi", "1800"), ("Ama", "1750")):
+        changed = post_form(client, "/tournament/players/rating", player=name, rating=rating)
+        assert changed.status_code == 303
+    assert post_form(client, "/tournament/players/rating", player="Ama", rating="1700.5").status_code == 303
+    store = table.tracker.store
+    assert {p["name"]: p["rating"] for p in store.players()} == {"Esi": 2100, "Yaw": 1900, "Kofi": 1800, "Ama": 1700.5}
+    page = client.get("/tournament").get_data(as_text=True)
+    assert "Ama · 1700.5" in page and "Esi · 2100" in page
+    assert '<option value="Ama">Ama (1700.5)</option>' in page  # the current rating, beside the name
+    tournament_id = int(post_form(client, "/tournament/new", name="Open").headers["Location"].split("id=")[1])
+    client.post(f"/tournament/{tournament_id}/pair", data={
+        "csrf_token": csrf_of(client), "game": "wari", "system": "swiss", "entrant": ["Ama", "Kofi", "Yaw", "Esi"]})
+    # Seeded by the ratings set after entry, top half against bottom half: 1 v 3 and 2 v 4.
+    assert [{p["name"] for p in m["players"]} for m in store.matches(tournament_id)] == [{"Esi", "Kofi"}, {"Yaw", "Ama"}]
+    cleared = post_form(client, "/tournament/players/rating", player="Yaw", rating="", tournament=str(tournament_id))
+    assert cleared.status_code == 303 and cleared.headers["Location"] == f"/tournament?id={tournament_id}"
+    assert next(p["rating"] for p in store.players() if p["name"] == "Yaw") is None
+    assert "Yaw is now unrated." in client.get(cleared.headers["Location"]).get_data(as_text=True)
+
+
+def test_a_refused_rating_shows_the_page_again_with_the_reason_and_what_was_typed(table, client):
+    post_form(client, "/tournament/players", name="Ama", rating="1800")
+    post_form(client, "/tournament/players", name="Kofi")
+    for typed, reason in (("strong", "rating must be a number, not &#39;strong&#39;"), ("-5", "rating must be 0 or more"),
+                          ("12000", "a rating is a number from 0 to 9999"), ("nan", "rating must be 0 or more")):
+        refused = post_form(client, "/tournament/players/rating", player="Kofi", rating=typed)
+        page = refused.get_data(as_text=True)
+        assert refused.status_code == 400 and "<h1>Tournament" in page and reason in page, typed
+        # The rating form is open again, on the player chosen and holding what was typed.
+        assert '<details class="no-print set-rating" open>' in page
+        assert '<option value="Kofi" selected>Kofi</option>' in page and f'class="rating" value="{typed}"' in page
+    unknown = post_form(client, "/tournament/players/rating", player="Nobody", rating="1500")
+    assert unknown.status_code == 400 and "no player named &#39;Nobody&#39;" in unknown.get_data(as_text=True)
+    assert {p["name"]: p["rating"] for p in table.tracker.store.players()} == {"Ama": 1800, "Kofi": None}
+
+
+def test_a_rating_needs_the_directors_pin(table, pin_client):
+    table.tracker.store.add_player("Ama", 1800)
+    refused = pin_client.post("/tournament/players/rating", data={
+        "csrf_token": csrf_of(pin_client), "player": "Ama", "rating": "2500", "back": "/tournament"})
+    assert refused.status_code == 303 and "/unlock?next=/tournament" in refused.headers["Location"]
+    assert table.tracker.store.players()[0]["rating"] == 1800
+    with_pin = pin_client.post("/tournament/players/rating", data={"csrf_token": csrf_of(pin_client), "player": "Ama",
+                                                                   "rating": "2500"}, headers={"X-Arbiter-Pin": "4321"})
+    assert with_pin.status_code == 303 and table.tracker.store.players()[0]["rating"] == 2500

@@ -196,6 +196,18 @@ def add_player():
     return redirect(url_for("tournament.page", id=request.form.get("tournament", type=int)), code=303)
 
 
+@bp.post("/tournament/players/rating")
+@director_required
+def set_rating():
+    """Set, change or clear (an empty box) a roster player's rating: the Swiss rounds paired from
+    now on seed by it; rounds already paired stay as they are."""
+    name = request.form.get("player", "")
+    rating = form_number("rating") if request.form.get("rating", "").strip() else None
+    companion().store.set_rating(name, rating)
+    flash(f"{name} is now unrated." if rating is None else f"{name}'s rating is now {rating:g}.")
+    return redirect(url_for("tournament.page", id=request.form.get("tournament", type=int)), code=303)
+
+
 @bp.post("/tournament/new")
 @director_required
 def new_tournament():
