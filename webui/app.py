@@ -22,14 +22,16 @@ def error_response(status: int, message: str):
     return render_template("error.html", status=status, message=message), status
 
 
-def create_app(companion, *, pin: str | None = None, profile_path: str | Path | None = None,
-               calibrator=None) -> Flask:
+def create_app(companion, *, pin: str | None = None, bind_host: str = "127.0.0.1",
+               profile_path: str | Path | None = None, calibrator=None) -> Flask:
     """The web companion for one table.
 
     `companion` is a `webui.companion.Companion` (its store also keeps players and tournaments);
-    `pin` the director's PIN (None: open, only sensible on loopback); `profile_path` where the
-    calibration page saves a confirmed profile; `calibrator` what it calibrates with (an object with
-    `calibrate(image) -> profile` and `save(profile, path)`; None turns calibration off).
+    `pin` the director's PIN (None: open, only sensible on loopback); `bind_host` the address the
+    server listens on (on loopback it answers only loopback names: `webui.security`);
+    `profile_path` where the calibration page saves a confirmed profile; `calibrator` what it
+    calibrates with (an object with `calibrate(image) -> profile` and `save(profile, path)`; None
+    turns calibration off).
     """
     from webui.routes import calibrate, scores, table, tournament
 
@@ -37,7 +39,7 @@ def create_app(companion, *, pin: str | None = None, profile_path: str | Path | 
     app.extensions["arbiter_companion"] = companion
     app.extensions["arbiter_calibrator"] = calibrator
     app.config["ARBITER_PROFILE_PATH"] = str(profile_path) if profile_path else None
-    security.install(app, pin)
+    security.install(app, pin, bind_host)
     for blueprint in (table.bp, scores.bp, tournament.bp, calibrate.bp):
         app.register_blueprint(blueprint)
     info = game_info(companion.game)

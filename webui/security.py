@@ -5,8 +5,10 @@ On the table's Wi-Fi anyone can open the page, so every request that changes rec
 director's PIN once per browser session (it is then remembered in the signed session cookie),
 and every form or JSON POST must carry the page's CSRF token, which another site cannot read.
 Wrong PINs lock out the client that sent them, not the director. A companion without a PIN
-listens on loopback only and answers only requests addressed to a loopback name, so that a web
-page elsewhere cannot reach it through a DNS name it rebinds to 127.0.0.1.
+listens on loopback only. A companion listening on loopback, with a PIN or without, answers only
+requests addressed to a loopback name, so that a web page elsewhere cannot reach it through a DNS
+name it rebinds to 127.0.0.1 (the PIN guards changes, not the table's records, which anyone may
+read). A companion listening on the table's network answers whatever name the phones use for it.
 """
 from __future__ import annotations
 
@@ -188,11 +190,11 @@ def lock():
 
 
 def check_host() -> None:
-    """before_request hook of a PIN-less companion: only requests addressed to loopback."""
+    """before_request hook of a companion listening on loopback: only requests addressed to it."""
     host = (request.host or "").lower()
     name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
-    if name not in LOOPBACK_NAMES:
-        abort(400, description=f"this companion answers only on 127.0.0.1, not as {host!r}")
+    if name not in LOOPBACK_NAMES and not is_loopback(name.removeprefix("[").removesuffix("]")):
+        abort(400, description=f"this companion answers only on 127.0.0.1 (localhost), not as {host!r}")
 
 
 def add_security_headers(response):
@@ -201,13 +203,14 @@ def add_security_headers(response):
     return response
 
 
-def install(app, pin: str | None) -> None:
+def install(app, pin: str | None, bind_host: str = "127.0.0.1") -> None:
+    """`bind_host`: the address the server listens on, which decides which `Host` names it answers."""
     app.config["MAX_CONTENT_LENGTH"] = MAX_UPLOAD_BYTES
     app.config["SECRET_KEY"] = secrets.token_bytes(32)
     app.config["SESSION_COOKIE_SAMESITE"] = "Strict"
     app.config["SESSION_COOKIE_HTTPONLY"] = True
     app.extensions["arbiter_pin"] = PinGate(pin)
-    if pin is None:
+    if pin is None or is_loopback(bind_host):
         app.before_request(check_host)
     app.before_request(check_csrf)
     app.after_request(add_security_headers)

@@ -47,7 +47,7 @@ def start_serving(companion: Companion, host: str, port: int, pin: str | None,
     check_bind(host, pin)
     # One line per request (every frame of a live view) would bury the companion's own messages.
     logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    app = create_app(companion, pin=pin, profile_path=profile_path, calibrator=calibrator)
+    app = create_app(companion, pin=pin, bind_host=host, profile_path=profile_path, calibrator=calibrator)
     # A port in use: werkzeug says so in one line and exits (SystemExit), which callers clean up after.
     server = make_server(host, port, app, threaded=True)
     # Streams end with the process: a browser tab left open must not keep the companion alive.

@@ -24,6 +24,7 @@ from tests.webui.conftest import csrf_of
 from vision.io import MAX_PIXELS, decode_image, declared_size, read_image
 from webui.app import create_app
 from webui.security import PIN_ATTEMPTS
+from webui.server import start_serving
 
 
 def png_declaring(width: int, height: int) -> bytes:
@@ -117,12 +118,47 @@ def test_pages_carry_the_browsers_protections(client):
     assert headers["X-Frame-Options"] == "DENY" and headers["X-Content-Type-Options"] == "nosniff"
 
 
-def test_a_pin_less_companion_answers_only_loopback_host_names(client, pin_client):
+def test_a_pin_less_companion_answers_only_loopback_host_names(client):
     assert client.get("/api/table", headers={"Host": "127.0.0.1:8000"}).status_code == 200
     rebound = client.get("/api/table", headers={"Host": "attacker.example:8000"})
     assert rebound.status_code == 400 and "127.0.0.1" in rebound.get_json()["error"]
-    # With a PIN the companion serves the table's network under any name.
-    assert pin_client.get("/api/table", headers={"Host": "table.local:8000"}).status_code == 200
+
+
+@pytest.mark.parametrize("bind_host", ["127.0.0.1", "localhost", "::1", "127.0.1.1"])
+def test_a_companion_on_loopback_refuses_a_rebound_name_with_a_pin_too(table, bind_host):
+    # The PIN guards changes; the table's records and live view are read without it, so a page
+    # elsewhere must not reach them through a name it rebinds to this computer.
+    pin_client = create_app(table.companion, pin="4321", bind_host=bind_host).test_client()
+    for name in ("localhost:8000", "127.0.0.1:8000", "[::1]:8000", "127.0.1.1:8000", "localhost"):
+        assert pin_client.get("/api/table", headers={"Host": name}).status_code == 200, name
+    for path in ("/api/table", "/events", "/scores.csv", "/tournament"):
+        rebound = pin_client.get(path, headers={"Host": "attacker.example:8000"})
+        assert rebound.status_code == 400 and "127.0.0.1" in rebound.get_data(as_text=True), path
+
+
+@pytest.mark.parametrize("bind_host", ["0.0.0.0", "192.168.1.20", "::"])
+def test_a_companion_on_the_tables_network_answers_the_names_phones_use(table, bind_host):
+    pin_client = create_app(table.companion, pin="4321", bind_host=bind_host).test_client()
+    for name in ("192.168.1.20:8000", "table.local:8000", "arbiter-pi:8000", "localhost:8000"):
+        assert pin_client.get("/api/table", headers={"Host": name}).status_code == 200, name
+
+
+def test_the_served_companion_checks_the_host_of_the_address_it_listens_on(table):
+    import urllib.error
+    import urllib.request
+
+    running = start_serving(table.companion, "127.0.0.1", 0, "4321")
+    try:
+        port = running.server.server_address[1]
+        asked = urllib.request.Request(f"{running.url}/api/table", headers={"Host": f"attacker.example:{port}"})
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(asked, timeout=10)
+        assert refused.value.code == 400
+        with urllib.request.urlopen(f"{running.url}/api/table", timeout=10) as answer:
+            assert answer.status == 200
+    finally:
+        running.server.shutdown()
+        running.thread.join(5)
 
 
 def test_csv_cells_that_look_like_formulas_are_quoted(tmp_path, table):
