@@ -308,7 +308,16 @@ class Judge:
 
     def _illegal_reason(self, current, reading: dict) -> str:
         try:
-            explanation = self.rules.explain(current, self.rules.state_from_json(self.as_next_turn(reading)))
+            after = self.rules.state_from_json(self.as_next_turn(reading))
+        except ArbiterError as exc:
+            try:
+                # The turn one move passes on may not fit the reading (two pieces placed at once,
+                # where the turn follows from the pieces): the reading's own turn then.
+                after = self.rules.state_from_json(reading)
+            except ArbiterError:
+                return str(exc)
+        try:
+            explanation = self.rules.explain(current, after)
         except ArbiterError as exc:
             return str(exc)
         return explanation.reason or "no legal move explains the change on the table"

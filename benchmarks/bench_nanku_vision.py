@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from arbiter.judge import Judge  # noqa: E402
 from calibration.nanku import calibrate  # noqa: E402
 from engines.errors import ArbiterError  # noqa: E402
-from engines.nanku import NankuRules  # noqa: E402
+from engines.nanku import NankuRules, canonical_cubes  # noqa: E402
 from vision.io import read_image  # noqa: E402
 from vision.nanku import recognize  # noqa: E402
 
@@ -37,20 +37,6 @@ KIND_WORDS = {
     "two_pieces": ("pieces appeared",),
     "lost_piece": ("moved or taken away",),
 }
-
-
-def canonical(cubes) -> tuple:
-    """A structure up to a quarter turn and a shift on the table: the least of its sorted forms."""
-    forms = []
-    for quarters in range(4):
-        turned = []
-        for x, y, z, colour in cubes:
-            for _ in range(quarters):
-                x, y = -y, x
-            turned.append((x, y, z, colour))
-        low_x, low_y = min(c[0] for c in turned), min(c[1] for c in turned)
-        forms.append(tuple(sorted((x - low_x, y - low_y, z, colour) for x, y, z, colour in turned)))
-    return min(forms)
 
 
 def state_of(rules, cubes) -> object:
@@ -94,7 +80,8 @@ def run_session(folder: Path, verbose: bool) -> dict:
         verdict = judge.judge(recognize(image, profile))
         result["millis"].append(1000 * (time.perf_counter() - start))
         result["placements"] += 1
-        right = verdict.legal and verdict.state is not None and canonical(cubes_in(verdict.state)) == canonical(item["cubes"])
+        right = (verdict.legal and verdict.state is not None
+                 and canonical_cubes(verdict.state) == canonical_cubes(state_of(rules, item["cubes"])))
         if right:
             result["inferred"] += 1
             judge.apply(verdict)

@@ -17,7 +17,7 @@ import numpy as np
 from engines.errors import ArbiterError
 from vision.nanku import FIRST_SHAPES, make_scene
 from vision.nanku_camera import BLACK_SIDE, BLACK_TOP, TABLE, WHITE_SIDE, WHITE_TOP, Camera
-from vision.nanku_params import WORKING_CUBE_PX, CUBE_MIN_PX, HEIGHTS_TRIED, PIECE_CONTRAST, PIECE_MAX_SHARE
+from vision.nanku_params import WORKING_CUBE_PX, CUBE_MIN_PX, HEIGHT_EVIDENCE_NATS, HEIGHTS_TRIED, PIECE_CONTRAST, PIECE_MAX_SHARE
 from vision.nanku_pixels import Appearance
 from vision.nanku_pose import Scene, fit_camera, fit_pose
 from vision.nanku_readings import state_json
@@ -130,7 +130,8 @@ def calibrate(image_bgr: np.ndarray) -> dict:
         camera = replace(scene.camera, height=camera_height, focal=scene.camera.focal * camera_height / middle)
         trial = Scene(scene.costs, camera)
         fitted = _fit_camera(trial, shape, fit_pose(trial, shape, near=pose)[0])
-        if fitted[2] < cost:
+        # One piece barely shows the height: another is taken only where it fits clearly better.
+        if fitted[2] < cost - HEIGHT_EVIDENCE_NATS:
             scene, pose, cost = fitted
     working = cv2.resize(image_bgr, scene.costs.shape[::-1], interpolation=cv2.INTER_AREA)
     appearance = _measured(scene, working, shape, pose, appearance)

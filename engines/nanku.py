@@ -281,6 +281,19 @@ def _turned(cell: Cell, quarters: int, dx: int = 0, dy: int = 0) -> Cell:
     return (x + dx, y + dy, z)
 
 
+def canonical_cubes(state: NankuState) -> tuple:
+    """The state's cubes as the least of their sorted forms over quarter turns and shifts on the
+    table: two states with the same form are the same position (the contract: a turned or shifted
+    structure is the same position)."""
+    forms = []
+    for quarters in range(4):
+        turned = [(_turned(cell, quarters), colour) for cell, colour in state.colour_at.items()]
+        low_x = min((cell[0] for cell, _ in turned), default=0)
+        low_y = min((cell[1] for cell, _ in turned), default=0)
+        forms.append(tuple(sorted((x - low_x, y - low_y, z, colour) for (x, y, z), colour in turned)))
+    return min(forms)
+
+
 def _frames_keeping(before: NankuState, after: NankuState) -> list[NankuState]:
     """`after` turned and shifted on the table in every way that puts each cube of `before` back
     where it was (the same cube in every way when `after` is symmetric)."""

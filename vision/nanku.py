@@ -20,7 +20,7 @@ import numpy as np
 
 from engines.errors import ArbiterError
 from vision.nanku_camera import Camera, Cell, cubes_of
-from vision.nanku_params import CAMERA_FIT_PIECES, PIXEL_COST_CAP, POSES_TRIED, WORKING_CUBE_PX
+from vision.nanku_params import CAMERA_FIT_PIECES, PIXEL_COST_CAP, POSES_TRIED, SETTLE_WITHIN, WORKING_CUBE_PX
 from vision.nanku_pixels import Appearance, Costs, class_costs, reduce_frame
 from vision.nanku_pose import Scene, fit_camera, fit_pose, fit_poses
 from vision.nanku_readings import Frame, Reading, read_changes, state_json
@@ -69,20 +69,14 @@ class NankuObservation:
         self._following: tuple[Cell, ...] = ()
 
     def _frames_for(self, base: tuple[Cell, ...]) -> list[Frame]:
-        """The base laid at its few best poses, the camera fitted to each where the base shows it."""
+        """The base laid at its few best poses."""
         scene = self.scene
         if not base:
             # The empty table: the first piece's frame is wherever it lies.
             fits = [(fit_pose(scene, shape), shape) for shape in FIRST_SHAPES]
             (pose, _), _ = min(fits, key=lambda f: f[0][1])
             return [Frame(scene, base, pose)]
-        frames = []
-        for pose, _ in fit_poses(scene, base, POSES_TRIED):
-            fitted = scene
-            if len(base) >= 2 * CAMERA_FIT_PIECES:
-                fitted, pose, _ = fit_camera(scene, base, pose)
-            frames.append(Frame(fitted, base, pose))
-        return frames
+        return [Frame(scene, base, pose) for pose, _ in fit_poses(scene, base, POSES_TRIED)]
 
     def _reading(self, following: dict | None) -> Reading:
         base = tuple(cubes_of(following)) if isinstance(following, dict) else ()
@@ -93,6 +87,11 @@ class NankuObservation:
                 # fit best where the new piece stands.
                 readings = [(read_changes(frame), frame) for frame in self._frames_for(base)]
                 reading, frame = min(readings, key=lambda pair: pair[0].cost)
+                if len(base) >= 2 * CAMERA_FIT_PIECES:
+                    # The camera fitted to the structure at the pose read best, and read again.
+                    scene, pose, _ = fit_camera(frame.scene, base, frame.pose)
+                    frame = Frame(scene, base, pose)
+                    reading = read_changes(frame)
             else:
                 frame = self._frames_for(base)[0]
                 costs = [Reading(shape, frame.cost_of(shape)) for shape in FIRST_SHAPES]
@@ -123,7 +122,12 @@ class NankuObservation:
         if key not in self._frames:
             self._reading(state_json(self._following) if self._following else None)
         frame = self._frames[key]
-        return -frame.cost_of(cubes)
+        cost = frame.cost_of(tuple(cubes))
+        # A candidate near the best reading is scored at its own best pose and camera, as the
+        # best readings were: contenders are compared on equal terms.
+        if cost < self._readings[key].cost + SETTLE_WITHIN:
+            cost = frame.settle(tuple(cubes))
+        return -cost
 
     @property
     def following(self) -> tuple[Cell, ...]:

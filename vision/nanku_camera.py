@@ -27,7 +27,7 @@ SIDE_CLASS = {"white": WHITE_SIDE, "black": BLACK_SIDE}
 
 # A cube's corners in its own frame (centre of the bottom face at the origin) and its faces as
 # corner indices with their outward normals; the bottom face lies on what carries it.
-_CORNERS = np.array([[x, y, z] for z in (0.0, 1.0) for y in (-0.5, 0.5) for x in (-0.5, 0.5)])
+CUBE_CORNERS = np.array([[x, y, z] for z in (0.0, 1.0) for y in (-0.5, 0.5) for x in (-0.5, 0.5)])
 _FACES = (
     ((4, 5, 7, 6), (0, 0, 1)),  # top
     ((0, 1, 5, 4), (0, -1, 0)),
@@ -144,24 +144,25 @@ def project_cubes(cubes: Sequence[Cell], camera: Camera, pose: Pose, solid: Iter
     if not cubes:
         return FaceSet(distance, polygons)
     origins = np.array([c[:3] for c in cubes], dtype=float)
-    corners = pose.place((origins[:, None, :] + _CORNERS[None]).reshape(-1, 3))
-    pixels = camera.project(corners).reshape(len(cubes), 8, 2)
-    corners = corners.reshape(len(cubes), 8, 3)
+    corners = pose.place((origins[:, None, :] + CUBE_CORNERS[None]).reshape(-1, 3)).reshape(len(cubes), 8, 3)
+    pixels = camera.project(corners.reshape(-1, 3)).reshape(len(cubes), 8, 2)
+    centres = np.linalg.norm(corners.mean(axis=1) - eye, axis=1)
     c, s = math.cos(pose.turn), math.sin(pose.turn)
-    normals = [(np.array([c * nx - s * ny, s * nx + c * ny, nz]), (nx, ny, nz)) for _, (nx, ny, nz) in _FACES]
+    faces_seen = []
+    for corner_ids, (nx, ny, nz) in _FACES:
+        normal = np.array([c * nx - s * ny, s * nx + c * ny, nz])
+        face_centres = corners[:, list(corner_ids)].mean(axis=1)
+        facing = (eye - face_centres) @ normal > 0
+        faces_seen.append((list(corner_ids), (nx, ny, nz), normal, facing))
     for index, cube in enumerate(cubes):
         x, y, z, colour = cube
-        centre = corners[index].mean(axis=0)
-        distance[cube] = float(np.linalg.norm(centre - eye))
+        distance[cube] = float(centres[index])
         faces = []
-        for (corner_ids, _), (normal, step) in zip(_FACES, normals):
-            if (x + step[0], y + step[1], z + step[2]) in occupied:
-                continue
-            face_centre = corners[index, list(corner_ids)].mean(axis=0)
-            if float(np.dot(normal, eye - face_centre)) <= 0:
+        for corner_ids, step, normal, facing in faces_seen:
+            if not facing[index] or (x + step[0], y + step[1], z + step[2]) in occupied:
                 continue
             cls = TOP_CLASS[colour] if step[2] == 1 else SIDE_CLASS[colour]
-            faces.append((pixels[index, list(corner_ids)], cls, normal))
+            faces.append((pixels[index, corner_ids], cls, normal))
         polygons[cube] = faces
     return FaceSet(distance, polygons)
 

@@ -20,6 +20,10 @@ WORKING_CUBE_PX = 32.0
 # the calibration photo's colour. Sides are the top's colour turned away from the lamp: down to
 # this share of it.
 SIDE_DARKEST = 0.25
+# A lamp above the table lights the tops more than any side: a white cube's side is at most this
+# share of its top's light, so that a drawing's tops and sides are told apart (that is where a
+# cube's height shows). Black faces are too dark for the difference to show above the noise.
+SIDE_BRIGHTEST = 0.85
 # The table in a cube's shadow keeps this share of its light at least; lamps fall off across the
 # picture by up to this share either way.
 TABLE_DARKEST = 0.4
@@ -38,6 +42,8 @@ PATCH_SHARE = 0.25
 # A structure may be turned any way between pictures: turns tried before refining, a full circle
 # in steps this fine (a quarter turn's symmetry makes coarser steps miss).
 TURN_STEPS = 24
+# ... and from each turn, shifted by these many cubes either way along both table axes.
+START_SHIFTS = (-1.0, 0.0, 1.0)
 # The last structure is laid at this many of its best poses and the frame read from each: the new
 # piece may look like an old one, and the old structure fit best over it.
 POSES_TRIED = 3
@@ -59,6 +65,9 @@ CAMERA_FIT_PIECES = 3
 # A new piece is looked for where the picture shows what the last structure does not explain: a
 # candidate whose drawing covers unexplained pixels worth at least this share of a cube's area.
 UNEXPLAINED_SHARE = 0.2
+# ... the most covering first, at most this many drawn: a piece's place shows as a patch of
+# unexplained pixels, and far more candidates cover part of it than fit it.
+CANDIDATES_DRAWN = 120
 # Cells this far beyond the last structure's extent (in cubes) hold candidates: a piece that
 # touches nothing lies a cube or more away.
 SEARCH_MARGIN = 3
@@ -66,12 +75,24 @@ SEARCH_MARGIN = 3
 # much more of the picture (nats) than the best single placement: a whole cube's difference costs
 # about 30 and more at PATCH_SHARE.
 SECOND_CHANGE_NATS = 12.0
+# The cheapest readings at the last structure's pose are each refitted at their own pose, this
+# many: a reading holding the new piece shows the pose and the camera's scale better than the
+# last structure alone, and a small error of either costs a whole piece at the far end.
+SETTLED = 6
+# ... from the last structure's pose, with first steps this small (cubes, cubes, radians): one
+# piece more moves the best pose by a fraction of a cube.
+SETTLE_STEP_FIRST = (0.08, 0.08, math.radians(1.5))
+# Every candidate the judge weighs within this many nats of the best reading is refitted so too.
+SETTLE_WITHIN = 40.0
 # Placements shifted half a cube (off the grid) are tried for this many best placements.
 OFF_GRID_TRIED = 12
 
 # --- Calibration (calibration/nanku.py) --------------------------------------------------------
 # Camera heights tried for the first photo, in cubes: 30-40 cm over cubes of 15-25 mm.
 HEIGHTS_TRIED = (14.0, 18.0, 24.0)
+# The middle height is kept unless another draws the piece better by this much (nats): a whole
+# cube's edge, not noise.
+HEIGHT_EVIDENCE_NATS = 10.0
 # The first piece must differ from the table by at least this much (sRGB distance) to be seen.
 PIECE_CONTRAST = 30.0
 # Its outline covers this share of the picture at most, and a cube at least this many pixels.

@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from vision.nanku_camera import BLACK_SIDE, BLACK_TOP, CLASSES, TABLE, WHITE_SIDE, WHITE_TOP
-from vision.nanku_params import LAMP_SPREAD, PATCH_SHARE, PIXEL_COST_CAP, SIDE_DARKEST, SPREAD_FLOOR, TABLE_DARKEST
+from vision.nanku_params import LAMP_SPREAD, PATCH_SHARE, PIXEL_COST_CAP, SIDE_BRIGHTEST, SIDE_DARKEST, SPREAD_FLOOR, TABLE_DARKEST
 
 CLASS_NAMES = {TABLE: "table", WHITE_TOP: "white_top", WHITE_SIDE: "white_side",
                BLACK_TOP: "black_top", BLACK_SIDE: "black_side"}
@@ -33,7 +33,7 @@ class Appearance:
         return {
             TABLE: (TABLE_DARKEST, lamp_high),
             WHITE_TOP: (lamp_low, lamp_high),
-            WHITE_SIDE: (SIDE_DARKEST, lamp_high),
+            WHITE_SIDE: (SIDE_DARKEST, SIDE_BRIGHTEST),
             BLACK_TOP: (lamp_low, lamp_high),
             BLACK_SIDE: (SIDE_DARKEST, lamp_high),
         }
@@ -75,6 +75,7 @@ class Costs:
     def __init__(self, costs: np.ndarray, cube_px: float):
         self.maps = costs
         self.flat = costs.reshape(CLASSES, -1)
+        self.flat_all = costs.reshape(-1)
         self.shape = costs.shape[1:]
         # One independent observation per patch of PATCH_SHARE cube across.
         self.per_observation = max(1.0, (PATCH_SHARE * cube_px) ** 2)
@@ -92,8 +93,9 @@ class Costs:
         """Total cost (in observations' nats) of a drawing of a window at `offset` (x, y)."""
         x, y = offset
         h, w = classes.shape
-        window = self.maps[:, y:y + h, x:x + w]
-        picked = np.take_along_axis(window, classes[None].astype(np.intp), axis=0)
+        height, width = self.shape
+        where = (np.arange(y, y + h)[:, None] * width + np.arange(x, x + w)[None, :])
+        picked = self.flat_all.take(classes.astype(np.intp) * (height * width) + where)
         return float(picked.sum()) / self.per_observation
 
     def unexplained(self, classes: np.ndarray) -> np.ndarray:

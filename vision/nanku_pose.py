@@ -14,7 +14,7 @@ import numpy as np
 
 from vision.nanku_camera import TABLE, Camera, Cell, FaceSet, Pose, paint_classes, project_cubes
 from vision.nanku_params import (CAMERA_STEPS_FIRST, CAMERA_STEPS_LAST, HEIGHT_LIMITS, LEAN_LIMIT, PIXEL_COST_CAP,
-                                 POSE_STEP_FIRST, POSE_STEP_LAST, TURN_STEPS)
+                                 POSE_STEP_FIRST, POSE_STEP_LAST, START_SHIFTS, TURN_STEPS)
 from vision.nanku_pixels import Costs
 
 
@@ -54,8 +54,8 @@ class Scene:
         return self.costs.maps[TABLE] > PIXEL_COST_CAP / 2
 
 
-def _refine(scene: Scene, cubes: Sequence[Cell], pose: Pose, cost: float) -> tuple[Pose, float]:
-    steps = list(POSE_STEP_FIRST)
+def _refine(scene: Scene, cubes: Sequence[Cell], pose: Pose, cost: float, first=POSE_STEP_FIRST) -> tuple[Pose, float]:
+    steps = list(first)
     while True:
         improved = False
         for axis in range(3):
@@ -73,12 +73,13 @@ def _refine(scene: Scene, cubes: Sequence[Cell], pose: Pose, cost: float) -> tup
             steps = [max(step / 2, last) for step, last in zip(steps, POSE_STEP_LAST)]
 
 
-def fit_pose(scene: Scene, cubes: Sequence[Cell], near: Pose | None = None) -> tuple[Pose, float]:
-    """The pose drawing `cubes` at least cost, and that cost; from `near` only, where given."""
+def fit_pose(scene: Scene, cubes: Sequence[Cell], near: Pose | None = None, first=POSE_STEP_FIRST) -> tuple[Pose, float]:
+    """The pose drawing `cubes` at least cost, and that cost; from `near` only, where given, with
+    first steps `first`."""
     if not cubes:
         return Pose(), scene.cost(cubes, Pose())
     if near is not None:
-        return _refine(scene, cubes, near, scene.cost(cubes, near))
+        return _refine(scene, cubes, near, scene.cost(cubes, near), first)
     return fit_poses(scene, cubes, 1)[0]
 
 
@@ -96,16 +97,29 @@ def fit_poses(scene: Scene, cubes: Sequence[Cell], count: int) -> list[tuple[Pos
             turn = 2 * math.pi * step / TURN_STEPS
             cos, sin = math.cos(turn), math.sin(turn)
             turned = np.array([cos * own[0] - sin * own[1], sin * own[0] + cos * own[1]])
-            starts.append(Pose(float(target[0] - turned[0]), float(target[1] - turned[1]), turn))
+            # The picture may hold more than the structure (the new piece), whose gathering
+            # point is then off the structure's: shifted starts find it where it lies.
+            for dx in START_SHIFTS:
+                for dy in START_SHIFTS:
+                    starts.append(Pose(float(target[0] - turned[0] + dx), float(target[1] - turned[1] + dy), turn))
     scored = sorted(((scene.cost(cubes, pose), index, pose) for index, pose in enumerate(starts)))
-    refined = sorted((_refine(scene, cubes, pose, cost) for cost, _, pose in scored[:max(3, 2 * count)]),
-                     key=lambda fit: fit[1])
-    distinct: list[tuple[Pose, float]] = []
-    for pose, cost in refined:
-        if all(math.hypot(pose.x - p.x, pose.y - p.y) > 0.5 or abs(math.remainder(pose.turn - p.turn, 2 * math.pi)) > 0.2
-               for p, _ in distinct):
-            distinct.append((pose, cost))
-    return distinct[:count]
+    # The best starts that lie apart, refined: near-copies of one start would crowd out the others.
+    chosen = _apart([(pose, cost) for cost, _, pose in scored], max(3, 3 * count))
+    refined = sorted((_refine(scene, cubes, pose, cost) for pose, cost in chosen), key=lambda fit: fit[1])
+    return _apart(refined, count)
+
+
+def _apart(fits: list[tuple[Pose, float]], count: int) -> list[tuple[Pose, float]]:
+    """The first `count` poses of `fits` that lie half a cube or a tenth of a turn from each other."""
+    # A tenth of a turn: coarse turn steps of one placement count as one pose.
+    kept: list[tuple[Pose, float]] = []
+    for pose, cost in fits:
+        if all(math.hypot(pose.x - p.x, pose.y - p.y) > 0.5 or abs(math.remainder(pose.turn - p.turn, 2 * math.pi)) > 0.6
+               for p, _ in kept):
+            kept.append((pose, cost))
+            if len(kept) == count:
+                break
+    return kept
 
 
 def _camera_moved(camera: Camera, axis: int, step: float) -> Camera:
@@ -122,26 +136,37 @@ def _camera_moved(camera: Camera, axis: int, step: float) -> Camera:
 
 def fit_camera(scene: Scene, cubes: Sequence[Cell], pose: Pose, steps=CAMERA_STEPS_FIRST,
                scale_range: tuple[float, float] = (0.0, float("inf"))) -> tuple[Scene, Pose, float]:
-    """The camera's lean, height and scale, with the structure's pose, fitted to a known structure.
+    """The camera's lean, height and scale fitted together with the structure's pose.
 
-    The scale stays within `scale_range` times the starting one. Pattern search: each step tried
-    both ways, the pose refitted from where it was; steps halve down to CAMERA_STEPS_LAST.
+    One pattern search over all seven: each step tried both ways, kept where it lowers the cost;
+    steps halve down to their last values. The scale stays within `scale_range` times the first.
     """
     cost = scene.cost(cubes, pose)
     start_focal = scene.camera.focal
-    steps = list(steps)
+    camera_steps = list(steps)
+    pose_steps = list(POSE_STEP_FIRST)
     while True:
         improved = False
-        for axis in range(4):
+        for axis in range(7):
             for sign in (1.0, -1.0):
-                camera = _camera_moved(scene.camera, axis, sign * steps[axis])
-                if axis == 3 and not scale_range[0] <= camera.focal / start_focal <= scale_range[1]:
-                    continue
-                trial = Scene(scene.costs, camera)
-                trial_pose, trial_cost = fit_pose(trial, cubes, near=pose)
+                trial_camera, trial_pose = scene.camera, pose
+                if axis < 3:
+                    delta = [0.0, 0.0, 0.0]
+                    delta[axis] = sign * pose_steps[axis]
+                    trial_pose = pose.moved(*delta)
+                else:
+                    trial_camera = _camera_moved(scene.camera, axis - 3, sign * camera_steps[axis - 3])
+                    if not scale_range[0] <= trial_camera.focal / start_focal <= scale_range[1]:
+                        continue
+                trial = Scene(scene.costs, trial_camera)
+                trial_cost = trial.cost(cubes, trial_pose)
                 if trial_cost < cost - 1e-6:
                     scene, pose, cost, improved = trial, trial_pose, trial_cost, True
+                    break
         if not improved:
-            if all(step <= last for step, last in zip(steps, CAMERA_STEPS_LAST)):
+            done = all(step <= last for step, last in zip(camera_steps, CAMERA_STEPS_LAST)) and all(
+                step <= last for step, last in zip(pose_steps, POSE_STEP_LAST))
+            if done:
                 return scene, pose, cost
-            steps = [max(step / 2, last) for step, last in zip(steps, CAMERA_STEPS_LAST)]
+            camera_steps = [max(step / 2, last) for step, last in zip(camera_steps, CAMERA_STEPS_LAST)]
+            pose_steps = [max(step / 2, last) for step, last in zip(pose_steps, POSE_STEP_LAST)]

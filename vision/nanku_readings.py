@@ -14,9 +14,9 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from vision.nanku_camera import Cell, FaceSet, Pose, paint_classes, project_cubes
-from vision.nanku_params import OFF_GRID_TRIED, PIXEL_COST_CAP, SEARCH_MARGIN, SECOND_CHANGE_NATS, UNEXPLAINED_SHARE
-from vision.nanku_pose import Scene
+from vision.nanku_camera import CUBE_CORNERS, Cell, FaceSet, Pose, paint_classes, project_cubes
+from vision.nanku_params import CANDIDATES_DRAWN, SETTLE_STEP_FIRST, SETTLED, OFF_GRID_TRIED, PIXEL_COST_CAP, SEARCH_MARGIN, SECOND_CHANGE_NATS, UNEXPLAINED_SHARE
+from vision.nanku_pose import Scene, fit_pose
 
 FACE_STEPS = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
 OFF_GRID_SHIFTS = ((0.5, 0.0), (-0.5, 0.0), (0.0, 0.5), (0.0, -0.5))
@@ -88,6 +88,18 @@ class Frame:
         return cost
 
 
+    def settle(self, cubes: tuple[Cell, ...]) -> float:
+        """The cost of `cubes` at their own best pose near the base's (the camera stays: it is the
+        same for every candidate, and a free camera makes a layer on the table look like one a cube
+        up); kept for the judge."""
+        key = frozenset(cubes)
+        cost = self.cost_of(cubes)
+        _, settled = fit_pose(self.scene, cubes, near=self.pose, first=SETTLE_STEP_FIRST)
+        if settled < cost:
+            self._memo[key] = cost = settled
+        return cost
+
+
 def _places(base: Sequence[Cell]) -> list[tuple[Cell, Cell]]:
     """Every piece resting where it could stand near the base: both cubes in free cells, at least
     one of them on the table or on a cube (the other may overhang), both colour orders."""
@@ -121,20 +133,10 @@ def _cells_json(cubes: Sequence[Cell]) -> list:
 
 
 def state_json(cubes: Sequence[Cell]) -> dict:
-    """Cubes as a contract Nanku state, paired into pieces (each with a face-adjacent cube of the
-    other colour, greedily in order); the turn follows from the number of pieces."""
-    left = sorted(cubes, key=lambda c: (c[2], c[0], c[1], c[3]))
-    pieces = []
-    while left:
-        cube = left.pop(0)
-        partner = next((c for c in left if c[3] != cube[3]
-                        and abs(c[0] - cube[0]) + abs(c[1] - cube[1]) + abs(c[2] - cube[2]) == 1), None)
-        if partner is None:
-            partner = next((c for c in left if c[3] != cube[3]), None)
-        if partner is None:
-            break
-        left.remove(partner)
-        pieces.append([_cells_json(cube), _cells_json(partner)])
+    """Cubes as a contract Nanku state. Readings hold whole pieces, each piece's two cubes one
+    after the other (the last structure's as the game paired them, then the pieces read); the turn
+    follows from the number of pieces."""
+    pieces = [[_cells_json(cubes[i]), _cells_json(cubes[i + 1])] for i in range(0, len(cubes) - 1, 2)]
     return {"game": "nanku", "pieces": pieces, "to_move": "white" if len(pieces) % 2 == 0 else "black"}
 
 
@@ -154,9 +156,10 @@ def _best_placements(frame: Frame, base: tuple[Cell, ...], drawing: np.ndarray, 
     places = _places(base)
     if not places:
         return []
-    corners = np.array([[c[:3] for c in piece] for piece in places], dtype=float)  # (N, 2, 3)
-    points = frame.pose.place(np.concatenate([corners, corners + [0, 0, 1]], axis=1).reshape(-1, 3))
-    pixels = scene.camera.project(points).reshape(len(places), 4, 2)
+    origins = np.array([[c[:3] for c in piece] for piece in places], dtype=float)  # (N, 2, 3)
+    corners = (origins[:, :, None, :] + CUBE_CORNERS[None, None]).reshape(len(places), 16, 3)
+    points = frame.pose.place(corners.reshape(-1, 3))
+    pixels = scene.camera.project(points).reshape(len(places), 16, 2)
     height, width = scene.costs.shape
     x0 = np.clip(np.floor(pixels[..., 0].min(axis=1)).astype(int), 0, width)
     x1 = np.clip(np.ceil(pixels[..., 0].max(axis=1)).astype(int), 0, width)
@@ -164,16 +167,28 @@ def _best_placements(frame: Frame, base: tuple[Cell, ...], drawing: np.ndarray, 
     y1 = np.clip(np.ceil(pixels[..., 1].max(axis=1)).astype(int), 0, height)
     covered = integral[y1, x1] - integral[y0, x1] - integral[y1, x0] + integral[y0, x0]
     readings = []
-    for index in np.nonzero(covered >= needed)[0]:
+    off_grid = [c for c in base if not (float(c[0]).is_integer() and float(c[1]).is_integer())]
+    # The placements covering most of what is unexplained, at most CANDIDATES_DRAWN of them.
+    promising = np.nonzero(covered >= needed)[0]
+    promising = promising[np.argsort(-covered[promising], kind="stable")][:CANDIDATES_DRAWN]
+    for index in promising:
+        if off_grid and _overlap(places[index], off_grid):
+            continue
         cubes = base + places[index]
         readings.append(Reading(cubes, frame.cost_of(cubes)))
     readings.sort(key=lambda r: r.cost)
     return readings[:count]
 
 
+def _overlap(cubes: Sequence[Cell], others: Sequence[Cell]) -> bool:
+    """Whether a cube of `cubes` shares space with one of `others` (off-grid cubes included)."""
+    return any(abs(a[0] - b[0]) < 1 and abs(a[1] - b[1]) < 1 and abs(a[2] - b[2]) < 1 for a in cubes for b in others)
+
+
 def _shifted(reading: Reading, base: tuple[Cell, ...]) -> list[tuple[Cell, ...]]:
     new = [c for c in reading.cubes if c not in base]
-    return [base + tuple((c[0] + dx, c[1] + dy, c[2], c[3]) for c in new) for dx, dy in OFF_GRID_SHIFTS]
+    shifted = [tuple((c[0] + dx, c[1] + dy, c[2], c[3]) for c in new) for dx, dy in OFF_GRID_SHIFTS]
+    return [base + cubes for cubes in shifted if not _overlap(cubes, base)]
 
 
 def read_changes(frame: Frame) -> Reading:
@@ -184,18 +199,22 @@ def read_changes(frame: Frame) -> Reading:
     readings += placed
     for reading in placed:
         readings += [Reading(cubes, frame.cost_of(cubes)) for cubes in _shifted(reading, base)]
-    best_single = min(readings, key=lambda r: r.cost)
+    pieces = [frame.base[i:i + 2] for i in range(0, len(frame.base), 2)]
+    readings += [Reading(kept, frame.cost_of(kept)) for piece in pieces
+                 if (kept := tuple(c for c in base if c not in piece))]
+    readings.sort(key=lambda r: r.cost)
+    readings[:SETTLED] = sorted((Reading(r.cubes, frame.settle(r.cubes)) for r in readings[:SETTLED]),
+                                key=lambda r: r.cost)
+    removal = next((r for r in readings if len(r.cubes) < len(base)), None)
+    best_single = min((r for r in readings if len(r.cubes) >= len(base)), key=lambda r: r.cost)
     if best_single.cubes != base:
         drawing = paint_classes(frame.scene.faces(best_single.cubes, frame.pose), best_single.cubes,
                                 frame.scene.costs.shape)
         second = _best_placements(frame, best_single.cubes, drawing, 1)
-        if second and second[0].cost < best_single.cost - SECOND_CHANGE_NATS:
-            best_single = second[0]
-    pieces = [frame.base[i:i + 2] for i in range(0, len(frame.base), 2)]
-    removals = [Reading(kept, frame.cost_of(kept)) for piece in pieces
-                if (kept := tuple(c for c in base if c not in piece))]
-    if removals:
-        removal = min(removals, key=lambda r: r.cost)
-        if removal.cost < min(best_single.cost, frame.cost) - SECOND_CHANGE_NATS:
-            return removal
+        if second:
+            second = Reading(second[0].cubes, frame.settle(second[0].cubes))
+            if second.cost < best_single.cost - SECOND_CHANGE_NATS:
+                best_single = second
+    if removal is not None and removal.cost < min(best_single.cost, frame.cost) - SECOND_CHANGE_NATS:
+        return removal
     return best_single

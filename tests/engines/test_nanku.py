@@ -4,7 +4,7 @@ import pytest
 
 from engines import check_record, load_rules
 from engines.errors import ArbiterError, IllegalMove, MoveError, RulesError, StateError
-from engines.nanku import LINE_STEPS, Collapse, Cube, NankuRules, Piece, Place, four_in_lines
+from engines.nanku import LINE_STEPS, Collapse, Cube, NankuRules, Piece, Place, canonical_cubes, four_in_lines
 from engines.series import Series
 
 RULES = NankuRules()
@@ -453,3 +453,15 @@ def test_a_cube_half_a_cube_off_the_grid_is_named_as_such():
                                                            [[1.5, 0, 0, "white"], [2.5, 0, 0, "black"]]]})
     with pytest.raises(StateError, match="must be an integer"):
         rules.state_from_json({"game": "nanku", "pieces": [[[0.25, 0, 0, "white"], [1, 0, 0, "black"]]]})
+
+
+def test_a_structure_turned_or_shifted_has_the_same_canonical_cubes():
+    rules = NankuRules()
+    placed = rules.state_from_json({"game": "nanku", "pieces": [[[0, 0, 0, "white"], [1, 0, 0, "black"]],
+                                                               [[1, 1, 0, "white"], [1, 1, 1, "black"]]]})
+    turned = rules.state_from_json({"game": "nanku", "pieces": [[[5, 2, 0, "white"], [5, 3, 0, "black"]],
+                                                               [[4, 3, 0, "white"], [4, 3, 1, "black"]]]})
+    mirrored = rules.state_from_json({"game": "nanku", "pieces": [[[0, 0, 0, "white"], [1, 0, 0, "black"]],
+                                                                 [[1, -1, 0, "white"], [1, -1, 1, "black"]]]})
+    assert canonical_cubes(placed) == canonical_cubes(turned)
+    assert canonical_cubes(placed) != canonical_cubes(mirrored)
