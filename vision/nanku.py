@@ -20,7 +20,7 @@ import numpy as np
 
 from engines.errors import ArbiterError
 from vision.nanku_camera import Camera, Cell, cubes_of
-from vision.nanku_params import CAMERA_FIT_PIECES, PIXEL_COST_CAP, POSES_TRIED, SETTLE_WITHIN, WORKING_CUBE_PX
+from vision.nanku_params import FOREIGN_CUBES, CAMERA_FIT_PIECES, PIXEL_COST_CAP, POSES_TRIED, SETTLE_WITHIN, WORKING_CUBE_PX
 from vision.nanku_pixels import Appearance, Costs, class_costs, reduce_frame
 from vision.nanku_pose import Scene, fit_camera, fit_pose, fit_poses
 from vision.nanku_readings import Frame, Reading, read_changes, state_json
@@ -142,13 +142,12 @@ class NankuObservation:
 
     @property
     def confidence(self) -> float:
-        """Low where much of the picture is explained by no structure drawn (a hand, a lost view)."""
-        reading = self._reading(state_json(self._following) if self._following else None)
-        known = self._frames[frozenset(self._following)]
-        frame = Frame(known.scene, reading.cubes, known.pose)
-        unexplained = frame.scene.costs.unexplained(frame.drawing) > PIXEL_COST_CAP / 2
-        cube_area = (frame.scene.camera.focal / frame.scene.camera.height) ** 2
-        return float(math.exp(-unexplained.sum() / (4.0 * cube_area)))
+        """Low where much of the picture looks like no face and no table (a hand, an arm, another
+        scene): asked before any structure is laid on the frame, so it needs none."""
+        costs = self.scene.costs
+        foreign = costs.least > PIXEL_COST_CAP / 2
+        cube_area = (self.scene.camera.focal / self.scene.camera.height) ** 2
+        return float(math.exp(-foreign.sum() / (FOREIGN_CUBES * cube_area)))
 
     def to_json(self) -> dict:
         reading = self._reading(state_json(self._following) if self._following else None)

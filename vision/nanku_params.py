@@ -38,6 +38,10 @@ PIXEL_COST_CAP = 4.0
 # thousands, and the judge's odds stay graded.
 PATCH_SHARE = 0.25
 
+# A frame's confidence is exp(-A / (this many cubes' area)), A the area no class explains (a
+# hand, an arm): the tracker's bar (arbiter.tracker.MIN_CONFIDENCE) is then about a cube's worth.
+FOREIGN_CUBES = 4.0
+
 # --- Pose (vision/nanku_pose.py) ---------------------------------------------------------------
 # A structure may be turned any way between pictures: turns tried before refining, a full circle
 # in steps this fine (a quarter turn's symmetry makes coarser steps miss).

@@ -102,6 +102,8 @@ def fit_poses(scene: Scene, cubes: Sequence[Cell], count: int) -> list[tuple[Pos
             for dx in START_SHIFTS:
                 for dy in START_SHIFTS:
                     starts.append(Pose(float(target[0] - turned[0] + dx), float(target[1] - turned[1] + dy), turn))
+    if not starts:
+        starts = [Pose()]  # nothing but table: the structure is not in view
     scored = sorted(((scene.cost(cubes, pose), index, pose) for index, pose in enumerate(starts)))
     # The best starts that lie apart, refined: near-copies of one start would crowd out the others.
     chosen = _apart([(pose, cost) for cost, _, pose in scored], max(3, 3 * count))

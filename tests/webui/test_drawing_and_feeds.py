@@ -163,8 +163,13 @@ def test_calibration_upload_must_be_an_image(client):
 def test_demo_games_are_legal_except_for_their_one_mistake(name):
     game = load_demo_game(name)
     rules, positions = demo_positions(game)
-    judged = [rules.explain(rules.state_from_json(a), rules.state_from_json(b)).legal
-              for a, b in zip(positions, positions[1:])]
+    def legal(before: dict, after: dict) -> bool:
+        try:
+            return rules.explain(rules.state_from_json(before), rules.state_from_json(after)).legal
+        except ArbiterError:
+            return False  # a table no position of the game shows (a Nanku piece cut off)
+
+    judged = [legal(a, b) for a, b in zip(positions, positions[1:])]
     mistaken = [index for index, step in enumerate(game["steps"]) if "instead" in step]
     assert len(mistaken) == 1
     # The mistaken picture comes right after the position before that step, then the true one;
