@@ -17,17 +17,18 @@ import numpy as np
 from engines.errors import ArbiterError
 from vision.nanku import FIRST_SHAPES, make_scene
 from vision.nanku_camera import BLACK_SIDE, BLACK_TOP, TABLE, WHITE_SIDE, WHITE_TOP, Camera
-from vision.nanku_params import WORKING_CUBE_PX, CUBE_MIN_PX, HEIGHT_EVIDENCE_NATS, HEIGHTS_TRIED, PIECE_CONTRAST, PIECE_MAX_SHARE
-from vision.nanku_pixels import Appearance
+from vision.nanku_params import CAMERA_HEIGHT, CUBE_MIN_PX, PIECE_CONTRAST, PIECE_MAX_SHARE, WORKING_CUBE_PX
+from vision.nanku_pixels import Appearance, Costs
 from vision.nanku_pose import Scene, fit_camera, fit_pose
 from vision.nanku_readings import state_json
 
 # The first look at the photo is this wide (pixels): enough to find one piece, quick to search.
 LOOK_WIDTH = 480
-# The first step of the camera's lean when fitting the piece's sides (radians).
-LEAN_STEP = math.radians(3.0)
-# The cube's size from the piece's outline is fitted within this share of itself.
-FOCAL_RANGE = (0.75, 1.1)
+# The cube's size is tried at these shares of the piece's outline's short side (which holds its
+# sides and shadow), then fitted within SCALE_RANGE of the best, first in steps of SCALE_STEP.
+SIZES_TRIED = (0.55, 0.65, 0.75, 0.85, 0.95, 1.05)
+SCALE_RANGE = (0.9, 1.1)
+SCALE_STEP = 0.02
 
 
 def _border(pixels: np.ndarray) -> np.ndarray:
@@ -72,11 +73,11 @@ def _face_colours(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     bright, dark = pixels[brightness >= split], pixels[brightness < split]
     if len(bright) < 0.15 * len(pixels) or len(dark) < 0.15 * len(pixels) or bright.sum(1).mean() < 1.5 * dark.sum(1).mean():
         raise ArbiterError("cannot tell the piece's white cube from its black one: is the first piece in view and lit?")
-    # The brighter half of the white part is its top; the darker half of the dark part is the
-    # black cube rather than a shadow beside it. Both are measured again on the fitted drawing.
+    # The brighter half of the white part is its top (its sides are darker); the black cube's top
+    # may shine (a glossy cube under a near lamp), so the whole dark part is its colour. Both are
+    # measured again where the fitted drawing puts each top.
     tops = bright[bright.sum(axis=1) >= np.median(bright.sum(axis=1))]
-    blacks = dark[dark.sum(axis=1) <= np.median(dark.sum(axis=1))]
-    return np.median(tops, axis=0), np.median(blacks, axis=0)
+    return np.median(tops, axis=0), np.median(dark, axis=0)
 
 
 def _measured(scene: Scene, image_small: np.ndarray, shape, pose, appearance: Appearance) -> Appearance:
@@ -94,9 +95,17 @@ def _appearance(table, white, black, spread) -> Appearance:
     return Appearance({TABLE: table, WHITE_TOP: white, WHITE_SIDE: white, BLACK_TOP: black, BLACK_SIDE: black}, spread)
 
 
-def _fit_camera(scene: Scene, shape, pose) -> tuple[Scene, object, float]:
-    """The piece's pose with the camera's lean and scale fitted to its sides (its height barely shows)."""
-    return fit_camera(scene, shape, pose, steps=(LEAN_STEP, LEAN_STEP, 0.0, 0.04), scale_range=FOCAL_RANGE)
+def _fit_scale(scene: Scene, shape, pose) -> tuple[Scene, object, float]:
+    """The piece's pose and the camera's scale (its lean and height held)."""
+    return fit_camera(scene, shape, pose, steps=(0.0, 0.0, 0.0, SCALE_STEP), scale_range=SCALE_RANGE)
+
+
+def _tops_scene(image_bgr: np.ndarray, camera: Camera, appearance: Appearance, factor: float) -> Scene:
+    """The frame's costs with the sides made neutral: each side pixel costs what its best class does."""
+    scene = make_scene(image_bgr, camera, appearance, factor)
+    maps = scene.costs.maps.copy()
+    maps[WHITE_SIDE] = maps[BLACK_SIDE] = scene.costs.least
+    return Scene(Costs(maps, scene.costs.per_cube_px), scene.camera)
 
 
 def calibrate(image_bgr: np.ndarray) -> dict:
@@ -115,29 +124,26 @@ def calibrate(image_bgr: np.ndarray) -> dict:
         raise ArbiterError("the piece is too small in the photo: bring the camera closer")
     appearance = _appearance(table, white, black, spread)
     factor = min(1.0, WORKING_CUBE_PX / cube_px)
-    # The piece's shape is chosen at the middle height with the scale and lean fitted to each
-    # shape (a standing piece is smaller from above than a lying one); the height then.
-    middle = HEIGHTS_TRIED[len(HEIGHTS_TRIED) // 2]
-    shapes = []
-    for shape in FIRST_SHAPES:
-        scene = make_scene(image_bgr, Camera(cube_px * middle, width / 2.0, height / 2.0, middle), appearance, factor)
-        pose, _ = fit_pose(scene, shape)
-        shapes.append(_fit_camera(scene, shape, pose) + (shape,))
-    scene, pose, cost, shape = min(shapes, key=lambda fit: fit[2])
-    for camera_height in HEIGHTS_TRIED:
-        if camera_height == middle:
-            continue
-        camera = replace(scene.camera, height=camera_height, focal=scene.camera.focal * camera_height / middle)
-        trial = Scene(scene.costs, camera)
-        fitted = _fit_camera(trial, shape, fit_pose(trial, shape, near=pose)[0])
-        # One piece barely shows the height: another is taken only where it fits clearly better.
-        if fitted[2] < cost - HEIGHT_EVIDENCE_NATS:
-            scene, pose, cost = fitted
+    # The piece's shape and the cube's size in the picture are read from the cubes' tops: the
+    # sides are neutral here, since a shadow beside one piece looks like a dim side (and one
+    # piece near the middle shows too little side to tell the camera's lean or height, which
+    # the judging of the first structures fits: vision.nanku_pose.fit_camera).
+    # The outline holds the piece's shadow too, so the cube is at most its short side: smaller
+    # sizes are tried, each shape at each, and the best refined.
+    base = _tops_scene(image_bgr, Camera(cube_px * CAMERA_HEIGHT, width / 2.0, height / 2.0, CAMERA_HEIGHT),
+                       appearance, factor)
+    tried = []
+    for share in SIZES_TRIED:
+        scene = Scene(base.costs, replace(base.camera, focal=base.camera.focal * share))
+        for shape in FIRST_SHAPES:
+            pose, cost = fit_pose(scene, shape)
+            tried.append((cost, share, shape, scene, pose))
+    _, _, shape, scene, pose = min(tried, key=lambda fit: fit[0])
+    scene, pose, cost = _fit_scale(scene, shape, pose)
     working = cv2.resize(image_bgr, scene.costs.shape[::-1], interpolation=cv2.INTER_AREA)
     appearance = _measured(scene, working, shape, pose, appearance)
-    scene = Scene(make_scene(image_bgr, scene.camera.scaled(width / 2.0 / scene.camera.centre_x), appearance, factor).costs,
-                  scene.camera)
-    scene, pose, cost = _fit_camera(scene, shape, pose)
+    scene = _tops_scene(image_bgr, scene.camera.scaled(width / 2.0 / scene.camera.centre_x), appearance, factor)
+    scene, pose, cost = _fit_scale(scene, shape, pose)
     factor = scene.camera.centre_x / (width / 2.0)
     camera = scene.camera.scaled(1.0 / factor)
     profile = {

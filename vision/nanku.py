@@ -56,7 +56,7 @@ def make_scene(image_bgr: np.ndarray, camera: Camera, appearance: Appearance, fa
     small = reduce_frame(image_bgr, factor)
     actual = small.shape[1] / image_bgr.shape[1]
     working = camera.scaled(actual)
-    return Scene(Costs(class_costs(small, appearance), cube_px * actual), working)
+    return Scene(Costs(class_costs(small, appearance, cube_px * actual), cube_px * actual), working)
 
 
 class NankuObservation:

@@ -24,10 +24,13 @@ SIDE_DARKEST = 0.25
 # share of its top's light, so that a drawing's tops and sides are told apart (that is where a
 # cube's height shows). Black faces are too dark for the difference to show above the noise.
 SIDE_BRIGHTEST = 0.85
-# The table in a cube's shadow keeps this share of its light at least; lamps fall off across the
-# picture by up to this share either way.
+# The lamp's light at each place is measured on the table around it (vision/nanku_pixels.py
+# local_light), smoothed over this many cubes, and divided out of every pixel: what is left of a
+# face's brightness varies by this share either way (its own shading, the camera's noise).
+LIGHT_REACH = 3.0
+LAMP_SPREAD = 0.12
+# The table in a cube's shadow keeps this share of its light at least.
 TABLE_DARKEST = 0.4
-LAMP_SPREAD = 0.25
 # Least colour spread (sRGB units) of a class: camera noise and a felt's texture.
 SPREAD_FLOOR = 6.0
 # No pixel costs more than this (nats): a glint, a shadow's edge, a hand's tip do not outweigh the
@@ -92,11 +95,9 @@ SETTLE_WITHIN = 40.0
 OFF_GRID_TRIED = 12
 
 # --- Calibration (calibration/nanku.py) --------------------------------------------------------
-# Camera heights tried for the first photo, in cubes: 30-40 cm over cubes of 15-25 mm.
-HEIGHTS_TRIED = (14.0, 18.0, 24.0)
-# The middle height is kept unless another draws the piece better by this much (nats): a whole
-# cube's edge, not noise.
-HEIGHT_EVIDENCE_NATS = 10.0
+# The camera's height (in cubes) until the structure shows it: 30-40 cm over cubes of 15-25 mm
+# spans 12-27 cubes; the middle of that.
+CAMERA_HEIGHT = 18.0
 # The first piece must differ from the table by at least this much (sRGB distance) to be seen.
 PIECE_CONTRAST = 30.0
 # Its outline covers this share of the picture at most, and a cube at least this many pixels.

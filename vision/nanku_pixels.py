@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from vision.nanku_camera import BLACK_SIDE, BLACK_TOP, CLASSES, TABLE, WHITE_SIDE, WHITE_TOP
-from vision.nanku_params import LAMP_SPREAD, PATCH_SHARE, PIXEL_COST_CAP, SIDE_BRIGHTEST, SIDE_DARKEST, SPREAD_FLOOR, TABLE_DARKEST
+from vision.nanku_params import LIGHT_REACH, LAMP_SPREAD, PATCH_SHARE, PIXEL_COST_CAP, SIDE_BRIGHTEST, SIDE_DARKEST, SPREAD_FLOOR, TABLE_DARKEST
 
 CLASS_NAMES = {TABLE: "table", WHITE_TOP: "white_top", WHITE_SIDE: "white_side",
                BLACK_TOP: "black_top", BLACK_SIDE: "black_side"}
@@ -60,9 +60,30 @@ def colour_cost(pixels: np.ndarray, colour: np.ndarray, low: float, high: float,
     return np.minimum((miss * miss).sum(axis=-1) / (2.0 * spread * spread), PIXEL_COST_CAP)
 
 
-def class_costs(image_bgr: np.ndarray, appearance: Appearance) -> np.ndarray:
-    """(5, H, W) float32: each pixel's cost (nats) for each class."""
+def local_light(image_bgr: np.ndarray, table: np.ndarray, cube_px: float) -> np.ndarray:
+    """(H, W) how bright the lamp makes each place, as a share of the calibration photo's table.
+
+    Measured on the pixels that look like table (its colour at 0.7-1.3 of its brightness) and
+    spread smoothly under the cubes (normalised convolution over LIGHT_REACH cubes): a lamp's
+    fall-off is smooth, and a face under it is lit in the same proportion as the table beside it.
+    """
     pixels = image_bgr.astype(np.float32)
+    table = np.maximum(np.asarray(table, np.float32), 1.0)
+    share = pixels @ table / float(table @ table)
+    miss = np.linalg.norm(pixels - share[..., None] * table, axis=2)
+    looks_like_table = ((share > 0.7) & (share < 1.3) & (miss < 0.08 * float(np.linalg.norm(table)) + SPREAD_FLOOR))
+    weight = looks_like_table.astype(np.float32)
+    sigma = max(1.0, LIGHT_REACH * cube_px)
+    spread_share = cv2.GaussianBlur(share * weight, (0, 0), sigma)
+    spread_weight = cv2.GaussianBlur(weight, (0, 0), sigma)
+    light = np.where(spread_weight > 1e-3, spread_share / np.maximum(spread_weight, 1e-3), 1.0)
+    return np.clip(light, 0.5, 1.5).astype(np.float32)
+
+
+def class_costs(image_bgr: np.ndarray, appearance: Appearance, cube_px: float) -> np.ndarray:
+    """(5, H, W) float32: each pixel's cost (nats) for each class, the lamp's local light divided out."""
+    light = local_light(image_bgr, appearance.colours[TABLE], cube_px)
+    pixels = image_bgr.astype(np.float32) / light[..., None]
     costs = np.empty((CLASSES,) + image_bgr.shape[:2], np.float32)
     for cls, (low, high) in appearance.ranges().items():
         costs[cls] = colour_cost(pixels, appearance.colours[cls], low, high, appearance.spread)
@@ -73,6 +94,7 @@ class Costs:
     """A frame's cost maps at the working scale, and the scoring of class drawings against them."""
 
     def __init__(self, costs: np.ndarray, cube_px: float):
+        self.per_cube_px = cube_px
         self.maps = costs
         self.flat = costs.reshape(CLASSES, -1)
         self.flat_all = costs.reshape(-1)

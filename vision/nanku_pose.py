@@ -141,7 +141,8 @@ def fit_camera(scene: Scene, cubes: Sequence[Cell], pose: Pose, steps=CAMERA_STE
     """The camera's lean, height and scale fitted together with the structure's pose.
 
     One pattern search over all seven: each step tried both ways, kept where it lowers the cost;
-    steps halve down to their last values. The scale stays within `scale_range` times the first.
+    steps halve down to their last values; a camera step of 0 holds that part. The scale stays
+    within `scale_range` times the first.
     """
     cost = scene.cost(cubes, pose)
     start_focal = scene.camera.focal
@@ -157,6 +158,8 @@ def fit_camera(scene: Scene, cubes: Sequence[Cell], pose: Pose, steps=CAMERA_STE
                     delta[axis] = sign * pose_steps[axis]
                     trial_pose = pose.moved(*delta)
                 else:
+                    if not camera_steps[axis - 3]:
+                        continue  # held where it is
                     trial_camera = _camera_moved(scene.camera, axis - 3, sign * camera_steps[axis - 3])
                     if not scale_range[0] <= trial_camera.focal / start_focal <= scale_range[1]:
                         continue
@@ -170,5 +173,5 @@ def fit_camera(scene: Scene, cubes: Sequence[Cell], pose: Pose, steps=CAMERA_STE
                 step <= last for step, last in zip(pose_steps, POSE_STEP_LAST))
             if done:
                 return scene, pose, cost
-            camera_steps = [max(step / 2, last) for step, last in zip(camera_steps, CAMERA_STEPS_LAST)]
+            camera_steps = [max(step / 2, last) if step else 0.0 for step, last in zip(camera_steps, CAMERA_STEPS_LAST)]
             pose_steps = [max(step / 2, last) for step, last in zip(pose_steps, POSE_STEP_LAST)]
