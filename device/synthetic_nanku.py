@@ -137,6 +137,8 @@ def illegal_after(rng: Random, state, kind: str) -> list | None:
         first = legal[0]
         after = rules.apply(state, first)
         second = [m for m in rules.legal_moves(after) if all(c.z == 0 for c in m.piece.cubes)]
+        if not second:
+            return None
         return cubes + [list(c) for c in first.piece.cubes] + [list(c) for c in rng.choice(second).piece.cubes]
     if kind == "not_touching":
         xs = [c[0] for c in cubes]
