@@ -112,6 +112,23 @@ def report(name: str, result: dict) -> None:
           f"frame median {millis[len(millis) // 2]:.0f} ms, max {millis[-1]:.0f} ms")
 
 
+def varanasi_frame_seconds(bench: Path) -> list[float]:
+    """The Varanasi recogniser's time on each position photo of bench session S0 (the issue's yardstick)."""
+    from calibration.varanasi import calibrate as calibrate_varanasi
+    from vision.varanasi import recognize as recognize_varanasi
+
+    folder = bench.parent / "varanasi" / "S0"
+    truth = json.loads((folder / "truth.json").read_text())
+    profile = calibrate_varanasi(read_image(folder / truth["calibration"]["image"]), truth["pieceset"])
+    seconds = []
+    for photo in sorted(folder.glob("pos*.jpg")):
+        image = read_image(photo)
+        start = time.perf_counter()
+        recognize_varanasi(image, profile).to_json()
+        seconds.append(time.perf_counter() - start)
+    return seconds
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--bench", type=Path, default=BENCH)
@@ -120,6 +137,8 @@ def main(argv=None) -> int:
     parser.add_argument("--fresh-seed", type=int, default=7000)
     parser.add_argument("--fresh-dir", type=Path, default=None, help="keep fresh sessions here")
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--compare-varanasi", action="store_true",
+                        help="also time the Varanasi recogniser on its bench, in the same run")
     args = parser.parse_args(argv)
     groups = []
     if args.bench.is_dir():
@@ -139,6 +158,10 @@ def main(argv=None) -> int:
                 total[key] = total.get(key, 0) + value if key != "millis" else total.get(key, []) + value
         if folders:
             report(f"{group} total", total)
+    if args.compare_varanasi:
+        seconds = sorted(varanasi_frame_seconds(args.bench))
+        print(f"varanasi recogniser, bench S0 positions: median {1000 * seconds[len(seconds) // 2]:.0f} ms, "
+              f"max {1000 * seconds[-1]:.0f} ms ({len(seconds)} frames)")
     return 0
 
 
