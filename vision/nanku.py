@@ -76,7 +76,14 @@ class NankuObservation:
             fits = [(fit_pose(scene, shape), shape) for shape in FIRST_SHAPES]
             (pose, _), _ = min(fits, key=lambda f: f[0][1])
             return [Frame(scene, base, pose)]
-        return [Frame(scene, base, pose) for pose, _ in fit_poses(scene, base, POSES_TRIED)]
+        fits = fit_poses(scene, base, POSES_TRIED)
+        # A reading adds at most two pieces, which can lower a pose's cost by no more than every
+        # pixel under four cubes costing nothing instead of the most: a pose further behind the
+        # best cannot win and is not read.
+        cube_area = (scene.camera.focal / scene.camera.height) ** 2
+        reach = 4 * cube_area * PIXEL_COST_CAP / scene.costs.per_observation
+        best = min(cost for _, cost in fits)
+        return [Frame(scene, base, pose) for pose, cost in fits if cost <= best + reach]
 
     def _reading(self, following: dict | None) -> Reading:
         base = tuple(cubes_of(following)) if isinstance(following, dict) else ()
