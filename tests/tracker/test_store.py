@@ -192,6 +192,17 @@ def test_a_store_of_the_first_schema_is_upgraded_in_place(tmp_path):
         assert store.add_tournament("Spring open") == 1 and store.tournaments()[0]["system"] is None
 
 
+def _as_second_schema(db) -> None:
+    """Turn a current store back into what the second schema left: no pairing systems, ratings,
+    rounds, withdrawals or movers."""
+    db.execute("ALTER TABLE tournaments DROP COLUMN system")
+    db.execute("ALTER TABLE players DROP COLUMN rating")
+    db.execute("ALTER TABLE matches DROP COLUMN round")
+    db.execute("DROP TABLE withdrawals")
+    db.execute("ALTER TABLE moves DROP COLUMN mover")
+    db.execute("UPDATE meta SET value='2' WHERE key='schema_version'")
+
+
 def test_a_store_of_the_second_schema_keeps_its_tournaments_and_learns_their_systems(tmp_path):
     import sqlite3
 
@@ -199,12 +210,7 @@ def test_a_store_of_the_second_schema_keeps_its_tournaments_and_learns_their_sys
     with Store(path) as store:
         store.add_tournament("Club night")
     with sqlite3.connect(path) as db:  # as the second schema left it: no pairing systems
-        db.execute("ALTER TABLE tournaments DROP COLUMN system")
-        db.execute("ALTER TABLE players DROP COLUMN rating")
-        db.execute("ALTER TABLE matches DROP COLUMN round")
-        db.execute("DROP TABLE withdrawals")
-        db.execute("ALTER TABLE moves DROP COLUMN mover")
-        db.execute("UPDATE meta SET value='2' WHERE key='schema_version'")
+        _as_second_schema(db)
     with Store(path) as store:
         assert store.tournaments()[0]["name"] == "Club night" and store.tournaments()[0]["system"] is None
         store.set_tournament_system(1, "swiss")
@@ -221,12 +227,7 @@ def test_a_player_entered_before_ratings_were_kept_can_be_rated_after_the_upgrad
     with Store(path) as store:
         store.add_player("Ama")
     with sqlite3.connect(path) as db:  # as the second schema left it: players without ratings
-        db.execute("ALTER TABLE tournaments DROP COLUMN system")
-        db.execute("ALTER TABLE players DROP COLUMN rating")
-        db.execute("ALTER TABLE matches DROP COLUMN round")
-        db.execute("DROP TABLE withdrawals")
-        db.execute("ALTER TABLE moves DROP COLUMN mover")
-        db.execute("UPDATE meta SET value='2' WHERE key='schema_version'")
+        _as_second_schema(db)
     with Store(path) as store:
         assert store.players()[0]["rating"] is None
         store.set_rating("Ama", 1850)

@@ -13,16 +13,24 @@ from webui.app import create_app
 from webui.companion import Companion, LatestObservation
 
 
-def test_a_viewer_opening_the_page_after_the_set_sees_who_won_by_name(tmp_path):
-    rules = load_rules({"game": "varanasi"})
-    readings = [{"game": "varanasi", "stacks": [["4red"], ["3blue", "1red"]]},
+# A Varanasi set Kenji wins in two takes: its readings, shown one by one.
+SET_READINGS = [{"game": "varanasi", "stacks": [["4red"], ["3blue", "1red"]]},
                 {"game": "varanasi", "stacks": [["3blue"]]}, {"game": "varanasi", "stacks": []}]
+
+
+def _set_companion(store: Store) -> tuple[Tracker, Companion]:
+    """A companion following a Varanasi set of Hana and Kenji read from SET_READINGS."""
+    rules = load_rules({"game": "varanasi"})
+    ids = [store.add_player("Hana"), store.add_player("Kenji")]
+    observations = LatestObservation(ScriptedRecogniser(SET_READINGS))
+    tracker = Tracker(rules, {"game": "varanasi"}, store, open_game(store, rules, ids), recognize=observations)
+    return tracker, Companion(tracker, None, seat_names={0: "Hana", 1: "Kenji"}, observations=observations)
+
+
+def test_a_viewer_opening_the_page_after_the_set_sees_who_won_by_name(tmp_path):
     with Store(tmp_path / "v.sqlite3") as store:
-        ids = [store.add_player("Hana"), store.add_player("Kenji")]
-        observations = LatestObservation(ScriptedRecogniser(readings))
-        tracker = Tracker(rules, {"game": "varanasi"}, store, open_game(store, rules, ids), recognize=observations)
-        companion = Companion(tracker, None, seat_names={0: "Hana", 1: "Kenji"}, observations=observations)
-        scripted = ScriptedTable(tracker, companion, readings)
+        tracker, companion = _set_companion(store)
+        scripted = ScriptedTable(tracker, companion, SET_READINGS)
         for index in range(3):
             scripted.show(index)
         page = create_app(companion).test_client().get("/table").get_data(as_text=True)
@@ -33,17 +41,11 @@ def test_a_viewer_opening_the_page_after_the_set_sees_who_won_by_name(tmp_path):
 
 
 def test_the_position_card_of_a_finished_set_shows_the_last_take_and_the_result(tmp_path):
-    rules = load_rules({"game": "varanasi"})
-    readings = [{"game": "varanasi", "stacks": [["4red"], ["3blue", "1red"]]},
-                {"game": "varanasi", "stacks": [["3blue"]]}, {"game": "varanasi", "stacks": []}]
     with Store(tmp_path / "v.sqlite3") as store:
-        ids = [store.add_player("Hana"), store.add_player("Kenji")]
-        observations = LatestObservation(ScriptedRecogniser(readings))
-        tracker = Tracker(rules, {"game": "varanasi"}, store, open_game(store, rules, ids), recognize=observations)
-        companion = Companion(tracker, None, seat_names={0: "Hana", 1: "Kenji"}, observations=observations)
+        tracker, companion = _set_companion(store)
         published = []
         companion.hub.publish = lambda event, data: published.append((event, data))
-        scripted = ScriptedTable(tracker, companion, readings)
+        scripted = ScriptedTable(tracker, companion, SET_READINGS)
         for index in range(3):
             scripted.show(index)
         page = create_app(companion).test_client().get("/table").get_data(as_text=True)
@@ -87,14 +89,8 @@ def test_when_the_camera_stops_mid_game_the_page_says_the_game_was_left_unfinish
 
 
 def test_a_camera_stopping_after_the_game_ended_leaves_the_result_standing(tmp_path):
-    rules = load_rules({"game": "varanasi"})
-    readings = [{"game": "varanasi", "stacks": [["4red"], ["3blue", "1red"]]},
-                {"game": "varanasi", "stacks": [["3blue"]]}, {"game": "varanasi", "stacks": []}]
     with Store(tmp_path / "v.sqlite3") as store:
-        ids = [store.add_player("Hana"), store.add_player("Kenji")]
-        observations = LatestObservation(ScriptedRecogniser(readings))
-        tracker = Tracker(rules, {"game": "varanasi"}, store, open_game(store, rules, ids), recognize=observations)
-        companion = Companion(tracker, None, seat_names={0: "Hana", 1: "Kenji"}, observations=observations)
+        tracker, companion = _set_companion(store)
         published = []
         companion.hub.publish = lambda event, data: published.append((event, data))
         tracker.run(SimulatedCamera([position_frame(i) for i in range(3)]))
