@@ -26,6 +26,10 @@ from vision.nanku_readings import state_json
 LOOK_WIDTH = 480
 # The cube's size is tried at these shares of the piece's outline's short side (which holds its
 # sides and shadow), then fitted within SCALE_RANGE of the best, first in steps of SCALE_STEP.
+# A black face reflects about this share of what a white one does (matt plastic or painted wood):
+# the colour a standing first piece hides is taken as this share (or its inverse) of the one seen,
+# until the game shows it.
+ALBEDO_RATIO = 0.12
 SIZES_TRIED = (0.55, 0.65, 0.75, 0.85, 0.95, 1.05)
 SCALE_RANGE = (0.9, 1.1)
 SCALE_STEP = 0.02
@@ -59,8 +63,26 @@ def _find_piece(small: np.ndarray) -> tuple[np.ndarray, np.ndarray, float]:
     return labels == largest, table, spread
 
 
-def _face_colours(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The white and the black cube's colours: the bright and the dark part of the piece."""
+def _face_colours(pixels: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The white and the black cube's colours: the bright and the dark part of the piece.
+
+    A standing piece shows one colour from above (its sides hardly): that one is measured, on the
+    side of the table's brightness it lies, and the other taken from it by the pieces' albedo ratio.
+    """
+    try:
+        return _two_colours(pixels)
+    except ArbiterError:
+        brightness = pixels.sum(axis=1)
+        if brightness.mean() > float(np.sum(table)):
+            white = np.median(pixels[brightness >= np.median(brightness)], axis=0)
+            return white, white * ALBEDO_RATIO
+        black = np.median(pixels[brightness <= np.median(brightness)], axis=0)
+        if black.sum() < 1.0:
+            raise
+        return np.minimum(black / ALBEDO_RATIO, 255.0), black
+
+
+def _two_colours(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     brightness = pixels.sum(axis=1)
     order = np.sort(brightness)
     # Split where the two groups' spread is least (Otsu on brightness).
@@ -116,7 +138,7 @@ def calibrate(image_bgr: np.ndarray) -> dict:
     look = min(1.0, LOOK_WIDTH / width)
     small = cv2.resize(image_bgr, (round(width * look), round(height * look)), interpolation=cv2.INTER_AREA)
     mask, table, spread = _find_piece(small)
-    white, black = _face_colours(small[mask].astype(np.float32))
+    white, black = _face_colours(small[mask].astype(np.float32), table)
     points = np.argwhere(mask)[:, ::-1].astype(np.float32)
     (_, _), (side_a, side_b), _ = cv2.minAreaRect(points)
     cube_px = min(side_a, side_b) / look

@@ -74,3 +74,12 @@ def test_odd_frames_give_an_observation_not_an_error(table):
 def test_a_profile_of_another_game_is_refused():
     with pytest.raises(ArbiterError, match="not a Nanku profile"):
         recognize(np.zeros((64, 64, 3), np.uint8), {"game": "wari"})
+
+
+@pytest.mark.parametrize("bottom, top", [("black", "white"), ("white", "black")])
+def test_calibration_reads_a_standing_first_piece_from_the_colour_on_top(table, bottom, top):
+    """From above a standing piece shows one colour: the calibration says which stands on which."""
+    simulated, _ = table
+    profile = calibrate(render([[0, 0, 0, bottom], [0, 0, 1, top]], simulated.look, Pose(0.3, -0.2, 0.4)))
+    assert profile["summary"]["first_piece"] == "standing"
+    assert profile["first_piece"] == [[0, 0, 0, bottom], [0, 0, 1, top]]
