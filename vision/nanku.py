@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from engines.errors import ArbiterError
-from vision.nanku_camera import Camera, Cell, cubes_of
+from vision.nanku_camera import TABLE, Camera, Cell, cubes_of
 from vision.nanku_params import FOREIGN_CUBES, CAMERA_FIT_PIECES, PIXEL_COST_CAP, POSES_TRIED, SETTLE_WITHIN, WORKING_CUBE_PX
 from vision.nanku_pixels import Appearance, Costs, class_costs, reduce_frame
 from vision.nanku_pose import Scene, fit_camera, fit_pose, fit_poses
@@ -156,13 +156,28 @@ class NankuObservation:
         cube_area = (self.scene.camera.focal / self.scene.camera.height) ** 2
         return float(math.exp(-foreign.sum() / (FOREIGN_CUBES * cube_area)))
 
-    def to_json(self) -> dict:
+    def explained_share(self) -> float:
+        """The share of the frame's non-table pixels the best reading explains: read alone (no
+        structure before it), a frame is read as its first piece, and shows how much that leaves."""
         reading = self._reading(state_json(self._following) if self._following else None)
         frame = self._frames[frozenset(self._following)]
-        return {"state": state_json(reading.cubes), "confidence": round(self.confidence, 4),
+        drawing = Frame(frame.scene, reading.cubes, frame.pose).drawing
+        costs = frame.scene.costs
+        foreground = costs.maps[TABLE] > PIXEL_COST_CAP / 2
+        unexplained = foreground & (costs.unexplained(drawing) > PIXEL_COST_CAP / 2)
+        return 1.0 - float(unexplained.sum()) / max(1.0, float(foreground.sum()))
+
+    def to_json(self) -> dict:
+        """The reading with its confidence, which counts what the reading leaves unexplained: a
+        frame read without the structure before it is read as its first piece only."""
+        reading = self._reading(state_json(self._following) if self._following else None)
+        frame = self._frames[frozenset(self._following)]
+        share = self.explained_share()
+        return {"state": state_json(reading.cubes), "confidence": round(min(self.confidence, share), 4),
                 "evidence": {"pose": {"x_cubes": round(frame.pose.x, 3), "y_cubes": round(frame.pose.y, 3),
                                       "turn_degrees": round(math.degrees(frame.pose.turn) % 360, 2)},
-                             "cost": round(reading.cost, 2)}}
+                             "cost": round(reading.cost, 2), "explained_share": round(share, 3),
+                             "read_from": "the position before" if self._following else "the table alone: first piece only"}}
 
 
 def recognize(image_bgr: np.ndarray, profile: dict) -> NankuObservation:

@@ -83,3 +83,15 @@ def test_calibration_reads_a_standing_first_piece_from_the_colour_on_top(table, 
     profile = calibrate(render([[0, 0, 0, bottom], [0, 0, 1, top]], simulated.look, Pose(0.3, -0.2, 0.4)))
     assert profile["summary"]["first_piece"] == "standing"
     assert profile["first_piece"] == [[0, 0, 0, bottom], [0, 0, 1, top]]
+
+
+def test_a_structure_read_without_its_history_says_how_little_it_explains(table):
+    """`arbiter recognize` on one photo: without the position before, only a first piece is read,
+    and the confidence says what share of the structure that leaves unexplained."""
+    simulated, profile = table
+    three = {"game": "nanku", "pieces": [[[0, 0, 0, "white"], [1, 0, 0, "black"]], [[0, 1, 0, "black"], [0, 2, 0, "white"]],
+                                          [[2, 0, 0, "black"], [2, 1, 0, "white"]]]}
+    reading = recognize(simulated.picture(three, 1), profile).to_json()
+    assert len(reading["state"]["pieces"]) == 1
+    assert reading["evidence"]["read_from"] == "the table alone: first piece only"
+    assert reading["confidence"] < 0.5
