@@ -381,3 +381,13 @@ def test_a_rating_needs_the_directors_pin(table, pin_client):
     with_pin = pin_client.post("/tournament/players/rating", data={"csrf_token": csrf_of(pin_client), "player": "Ama",
                                                                    "rating": "2500"}, headers={"X-Arbiter-Pin": "4321"})
     assert with_pin.status_code == 303 and table.tracker.store.players()[0]["rating"] == 2500
+
+
+def test_the_guessable_tournament_csv_leads_to_the_latest_standings(table, client):
+    missing = client.get("/tournament.csv")
+    assert missing.status_code == 404 and "no tournament yet" in missing.get_data(as_text=True)
+    post_form(client, "/tournament/new", name="Autumn")
+    latest = int(post_form(client, "/tournament/new", name="Winter").headers["Location"].split("id=")[1])
+    reply = client.get("/tournament.csv")
+    assert reply.status_code == 302 and reply.headers["Location"].endswith(f"/tournament/{latest}/standings.csv")
+    assert client.get("/tournament.csv", follow_redirects=True).mimetype == "text/csv"

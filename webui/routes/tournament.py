@@ -104,6 +104,16 @@ def standings_csv(tournament_id: int):
     return csv_download(tournament_id, "standings", STANDINGS_COLUMNS, rows)
 
 
+@bp.get("/tournament.csv")
+def latest_standings_csv():
+    """The address a director may guess: the latest tournament's standings."""
+    tournaments = companion().store.tournaments()
+    if not tournaments:
+        abort(404, description="no tournament yet: start one on the tournament page")
+    latest = max(t["id"] for t in tournaments)
+    return redirect(url_for("tournament.standings_csv", tournament_id=latest))
+
+
 PAIRINGS_COLUMNS = ("round", "table", "home", "away", "home_score", "away_score", "entered")
 
 
