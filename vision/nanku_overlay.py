@@ -18,14 +18,19 @@ def draw_overlay(image: np.ndarray, observation: NankuObservation) -> np.ndarray
     scale = canvas.shape[1] / scene.costs.shape[1]
     faces = scene.faces(cubes, pose)
     known = set(observation.following)
-    thickness = max(1, round(scale / 2))
+    cube_px = scale * scene.camera.focal / scene.camera.height
+    thickness = max(1, round(cube_px / 30))
+    # Levels are written a third of a cube tall, to read on a phone where the picture is shrunk.
+    font = cube_px / 3 / 22.0  # Hershey simplex digits are about 22 px tall at scale 1
     for cube in sorted(cubes, key=lambda c: -faces.distance[c]):
         colour = _KNOWN if cube in known else _NEW
         for polygon, _, normal in faces.polygons[cube]:
             points = np.round(polygon * scale).astype(np.int32)
             cv2.polylines(canvas, [points], True, colour, thickness, cv2.LINE_AA)
             if normal[2] > 0.5:
-                centre = points.mean(axis=0).astype(int)
-                cv2.putText(canvas, str(int(cube[2]) + 1), (int(centre[0]) - 6, int(centre[1]) + 6),
-                            cv2.FONT_HERSHEY_SIMPLEX, 0.4 * scale / 2, colour, thickness, cv2.LINE_AA)
+                label = str(int(cube[2]) + 1)
+                (width, height), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, font, thickness)
+                centre = points.mean(axis=0)
+                cv2.putText(canvas, label, (int(centre[0] - width / 2), int(centre[1] + height / 2)),
+                            cv2.FONT_HERSHEY_SIMPLEX, font, colour, thickness, cv2.LINE_AA)
     return canvas

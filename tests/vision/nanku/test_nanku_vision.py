@@ -16,6 +16,7 @@ from device.synthetic_nanku import render
 from engines.errors import ArbiterError
 from engines.nanku import NankuRules, canonical_cubes
 from vision.nanku import recognize
+from vision.nanku_overlay import draw_overlay
 from vision.nanku_camera import Pose
 
 FIRST = {"game": "nanku", "pieces": [[[0, 0, 0, "white"], [1, 0, 0, "black"]]]}
@@ -95,3 +96,19 @@ def test_a_structure_read_without_its_history_says_how_little_it_explains(table)
     assert len(reading["state"]["pieces"]) == 1
     assert reading["evidence"]["read_from"] == "the table alone: first piece only"
     assert reading["confidence"] < 0.5
+
+
+def test_the_overlay_outlines_the_reading_and_the_new_piece_apart(table):
+    simulated, profile = table
+    rules = NankuRules()
+    first = rules.state_from_json(FIRST)
+    after = rules.apply(first, rules.legal_moves(first)[5])
+    frame = simulated.picture(after.to_json(), 1)
+    observation = recognize(frame, profile)
+    Judge(rules, [first]).judge(observation)
+    drawn = draw_overlay(frame, observation)
+    assert drawn.shape == frame.shape and not np.array_equal(drawn, frame)
+    changed = np.any(drawn != frame, axis=2)
+    orange = changed & (drawn[..., 2] > 200) & (drawn[..., 1] > 120) & (drawn[..., 1] < 220) & (drawn[..., 0] < 60)
+    green = changed & (drawn[..., 1] > 180) & (drawn[..., 0] < 120) & (drawn[..., 2] < 120)
+    assert orange.sum() > 100 and green.sum() > 100  # the new piece and the first one, told apart
