@@ -106,8 +106,8 @@ PROBABILITY_FLOOR = 1e-4
 # often, by reading (from n seeds up: share) ...
 HIDDEN_PILE_SHARES = ((13, 0.1), (17, 0.3))
 # ... and then holds from one more up to this share of n more, each count alike. Both fitted by
-# maximum likelihood to the pits of 6 generated sessions (python -m training.wari_render --style
-# nicker|glass --session 9300-9305 --positions 0 --sequence 30|60 --play random|hoarding): every
+# maximum likelihood to the pits of the renders python -m training.wari_render --style nicker|glass
+# --positions 0 --sequence 30|60 --play random|hoarding, numbered 9300-9305 by --session: every
 # pit reading whose truth had under 1 % of its chance held more seeds than read (13 of 3,312);
 # piles read under 13 fit best with no share.
 HIDDEN_PILE_SPAN = 0.3
