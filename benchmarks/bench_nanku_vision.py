@@ -56,10 +56,6 @@ def pairs(cubes: list) -> list:
     return None
 
 
-def cubes_in(state) -> list:
-    return [list(cube) for piece in state.pieces for cube in piece.cubes]
-
-
 def run_session(folder: Path, verbose: bool) -> dict:
     truth = json.loads((folder / "truth.json").read_text())
     rules = NankuRules()

@@ -24,12 +24,12 @@ from vision.nanku_readings import state_json
 
 # The first look at the photo is this wide (pixels): enough to find one piece, quick to search.
 LOOK_WIDTH = 480
-# The cube's size is tried at these shares of the piece's outline's short side (which holds its
-# sides and shadow), then fitted within SCALE_RANGE of the best, first in steps of SCALE_STEP.
 # A black face reflects about this share of what a white one does (matt plastic or painted wood):
 # the colour a standing first piece hides is taken as this share (or its inverse) of the one seen,
 # until the game shows it.
 ALBEDO_RATIO = 0.12
+# The cube's size is tried at these shares of the piece's outline's short side (which holds its
+# sides and shadow), then fitted within SCALE_RANGE of the best, first in steps of SCALE_STEP.
 SIZES_TRIED = (0.55, 0.65, 0.75, 0.85, 0.95, 1.05)
 SCALE_RANGE = (0.9, 1.1)
 SCALE_STEP = 0.02
@@ -166,8 +166,7 @@ def calibrate(image_bgr: np.ndarray) -> dict:
     appearance = _measured(scene, working, shape, pose, appearance)
     scene = _tops_scene(image_bgr, scene.camera.scaled(width / 2.0 / scene.camera.centre_x), appearance, factor)
     scene, pose, cost = _fit_scale(scene, shape, pose)
-    factor = scene.camera.centre_x / (width / 2.0)
-    camera = scene.camera.scaled(1.0 / factor)
+    camera = scene.camera.scaled(width / 2.0 / scene.camera.centre_x)  # back to the photo's pixels
     profile = {
         "game": "nanku",
         "image_size": [width, height],
@@ -175,7 +174,7 @@ def calibrate(image_bgr: np.ndarray) -> dict:
         "appearance": appearance.to_json(),
         "first_piece": state_json(shape)["pieces"][0],
         "summary": {
-            "cube_px": round(camera.focal / camera.height, 1),
+            "cube_px": round(camera.cube_px, 1),
             "height_cubes": camera.height,
             "tilt_degrees": round(math.degrees(math.hypot(camera.pitch, camera.roll)), 1),
             "first_piece": "standing" if shape[0][2] != shape[1][2] else "lying",

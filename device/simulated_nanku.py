@@ -4,10 +4,7 @@ from __future__ import annotations
 from random import Random
 
 from device.synthetic_nanku import Look, random_pose, render
-
-
-def _cubes(state_json: dict) -> list:
-    return [cube for piece in state_json.get("pieces", ()) for cube in piece]
+from vision.nanku_camera import cubes_of
 
 
 class SimulatedNankuTable:
@@ -28,7 +25,7 @@ class SimulatedNankuTable:
         return self.picture(first, shot)
 
     def picture(self, state_json: dict, shot: int = 0):
-        cubes = _cubes(state_json)
+        cubes = cubes_of(state_json)
         key = repr(sorted(map(tuple, cubes)))
         if key not in self._poses:
             self._poses = {key: random_pose(Random(self.session * 7919 + len(cubes)), cubes or [[0, 0, 0, "white"]])}

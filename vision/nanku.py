@@ -25,7 +25,6 @@ from vision.nanku_pixels import Appearance, Costs, class_costs, reduce_frame
 from vision.nanku_pose import Scene, fit_camera, fit_pose, fit_poses
 from vision.nanku_readings import Frame, Reading, read_changes, state_json
 
-EMPTY = {"game": "nanku", "pieces": [], "to_move": "white"}
 # The first piece's shapes, in the frame the contract gives the first piece (white at the origin).
 # Lying, it is white at the origin and black along x (the other order is the same piece turned);
 # standing, either colour may be at the bottom.
@@ -51,7 +50,7 @@ def parse_profile(profile: dict) -> tuple[Camera, Appearance, tuple[int, int] | 
 
 def make_scene(image_bgr: np.ndarray, camera: Camera, appearance: Appearance, factor: float | None = None) -> Scene:
     """The frame reduced to the working scale (or by `factor`) and its cost maps."""
-    cube_px = camera.focal / camera.height
+    cube_px = camera.cube_px
     factor = min(1.0, WORKING_CUBE_PX / cube_px) if factor is None else factor
     small = reduce_frame(image_bgr, factor)
     actual = small.shape[1] / image_bgr.shape[1]
@@ -80,13 +79,19 @@ class NankuObservation:
         # A reading adds at most two pieces, which can lower a pose's cost by no more than every
         # pixel under four cubes costing nothing instead of the most: a pose further behind the
         # best cannot win and is not read.
-        cube_area = (scene.camera.focal / scene.camera.height) ** 2
-        reach = 4 * cube_area * PIXEL_COST_CAP / scene.costs.per_observation
+        reach = 4 * scene.camera.cube_px ** 2 * PIXEL_COST_CAP / scene.costs.per_observation
         best = min(cost for _, cost in fits)
         return [Frame(scene, base, pose) for pose, cost in fits if cost <= best + reach]
 
     def _reading(self, following: dict | None) -> Reading:
-        base = tuple(cubes_of(following)) if isinstance(following, dict) else ()
+        return self._read(tuple(cubes_of(following)) if isinstance(following, dict) else ())
+
+    def _current(self) -> tuple[Reading, Frame]:
+        """The reading of the structure last followed, and the frame it was read on."""
+        reading = self._read(self._following)
+        return reading, self._frames[frozenset(self._following)]
+
+    def _read(self, base: tuple[Cell, ...]) -> Reading:
         key = frozenset(base)
         if key not in self._readings:
             if base:
@@ -124,16 +129,13 @@ class NankuObservation:
 
     def log_likelihood(self, state_json_: dict) -> float:
         """Minus the cost of the candidate drawn at the pose of the structure it grows from."""
-        cubes = cubes_of(state_json_)
-        key = frozenset(self._following)
-        if key not in self._frames:
-            self._reading(state_json(self._following) if self._following else None)
-        frame = self._frames[key]
-        cost = frame.cost_of(tuple(cubes))
-        # A candidate near the best reading is scored at its own best pose and camera, as the
-        # best readings were: contenders are compared on equal terms.
-        if cost < self._readings[key].cost + SETTLE_WITHIN:
-            cost = frame.settle(tuple(cubes))
+        cubes = tuple(cubes_of(state_json_))
+        reading, frame = self._current()
+        cost = frame.cost_of(cubes)
+        # A candidate near the best reading is scored at its own best pose, as the best readings
+        # were: contenders are compared on equal terms.
+        if cost < reading.cost + SETTLE_WITHIN:
+            cost = frame.settle(cubes)
         return -cost
 
     @property
@@ -143,8 +145,7 @@ class NankuObservation:
 
     def drawn_reading(self) -> tuple[tuple[Cell, ...], object, Scene]:
         """The best reading's cubes, the pose they are drawn at and the frame's fitted camera."""
-        reading = self._reading(state_json(self._following) if self._following else None)
-        frame = self._frames[frozenset(self._following)]
+        reading, frame = self._current()
         return reading.cubes, frame.pose, frame.scene
 
     @property
@@ -153,14 +154,12 @@ class NankuObservation:
         scene): asked before any structure is laid on the frame, so it needs none."""
         costs = self.scene.costs
         foreign = costs.least > PIXEL_COST_CAP / 2
-        cube_area = (self.scene.camera.focal / self.scene.camera.height) ** 2
-        return float(math.exp(-foreign.sum() / (FOREIGN_CUBES * cube_area)))
+        return float(math.exp(-foreign.sum() / (FOREIGN_CUBES * self.scene.camera.cube_px ** 2)))
 
     def explained_share(self) -> float:
         """The share of the frame's non-table pixels the best reading explains: read alone (no
         structure before it), a frame is read as its first piece, and shows how much that leaves."""
-        reading = self._reading(state_json(self._following) if self._following else None)
-        frame = self._frames[frozenset(self._following)]
+        reading, frame = self._current()
         drawing = Frame(frame.scene, reading.cubes, frame.pose).drawing
         costs = frame.scene.costs
         foreground = costs.maps[TABLE] > PIXEL_COST_CAP / 2
@@ -170,8 +169,7 @@ class NankuObservation:
     def to_json(self) -> dict:
         """The reading with its confidence, which counts what the reading leaves unexplained: a
         frame read without the structure before it is read as its first piece only."""
-        reading = self._reading(state_json(self._following) if self._following else None)
-        frame = self._frames[frozenset(self._following)]
+        reading, frame = self._current()
         share = self.explained_share()
         return {"state": state_json(reading.cubes), "confidence": round(min(self.confidence, share), 4),
                 "evidence": {"pose": {"x_cubes": round(frame.pose.x, 3), "y_cubes": round(frame.pose.y, 3),

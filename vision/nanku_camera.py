@@ -61,6 +61,11 @@ class Camera:
         return pitch @ roll @ down
 
     @property
+    def cube_px(self) -> float:
+        """A cube's edge on the table under the picture's centre, in pixels."""
+        return self.focal / self.height
+
+    @property
     def position(self) -> np.ndarray:
         return np.array([0.0, 0.0, self.height])
 
@@ -165,10 +170,6 @@ def project_cubes(cubes: Sequence[Cell], camera: Camera, pose: Pose, solid: Iter
             faces.append((pixels[index, corner_ids], cls, normal))
         polygons[cube] = faces
     return FaceSet(distance, polygons)
-
-
-def merge(first: FaceSet, second: FaceSet) -> FaceSet:
-    return FaceSet({**first.distance, **second.distance}, {**first.polygons, **second.polygons})
 
 
 def paint_classes(faces: FaceSet, cubes: Iterable[Cell], shape: tuple[int, int],

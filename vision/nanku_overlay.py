@@ -18,7 +18,7 @@ def draw_overlay(image: np.ndarray, observation: NankuObservation) -> np.ndarray
     scale = canvas.shape[1] / scene.costs.shape[1]
     faces = scene.faces(cubes, pose)
     known = set(observation.following)
-    cube_px = scale * scene.camera.focal / scene.camera.height
+    cube_px = scale * scene.camera.cube_px
     thickness = max(1, round(cube_px / 30))
     # Levels are written a third of a cube tall, to read on a phone where the picture is shrunk.
     font = cube_px / 3 / 22.0  # Hershey simplex digits are about 22 px tall at scale 1

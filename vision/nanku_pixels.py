@@ -96,7 +96,6 @@ class Costs:
     def __init__(self, costs: np.ndarray, cube_px: float):
         self.per_cube_px = cube_px
         self.maps = costs
-        self.flat = costs.reshape(CLASSES, -1)
         self.flat_all = costs.reshape(-1)
         self.shape = costs.shape[1:]
         # One independent observation per patch of PATCH_SHARE cube across.

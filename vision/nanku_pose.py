@@ -54,23 +54,44 @@ class Scene:
         return self.costs.maps[TABLE] > PIXEL_COST_CAP / 2
 
 
-def _refine(scene: Scene, cubes: Sequence[Cell], pose: Pose, cost: float, first=POSE_STEP_FIRST) -> tuple[Pose, float]:
-    steps = list(first)
+def _pattern_search(scene: Scene, cubes: Sequence[Cell], pose: Pose, cost: float, pose_first, camera_first,
+                    scale_range=(0.0, float("inf")), tolerance: float = 0.0) -> tuple[Scene, Pose, float]:
+    """Pattern search on the drawing's cost over the pose (x, y, turn) and the camera (pitch,
+    roll, height, scale): each step tried both ways, kept where it lowers the cost by more than
+    `tolerance`; steps halve down to their last values; a step of 0 holds that part."""
+    start_focal = scene.camera.focal
+    steps = list(pose_first) + list(camera_first)
+    lasts = list(POSE_STEP_LAST) + list(CAMERA_STEPS_LAST)
     while True:
         improved = False
-        for axis in range(3):
+        for axis, step in enumerate(steps):
+            if not step:
+                continue  # held where it is
             for sign in (1.0, -1.0):
-                delta = [0.0, 0.0, 0.0]
-                delta[axis] = sign * steps[axis]
-                trial = pose.moved(*delta)
-                trial_cost = scene.cost(cubes, trial)
-                if trial_cost < cost:
-                    pose, cost, improved = trial, trial_cost, True
+                trial_camera, trial_pose = scene.camera, pose
+                if axis < 3:
+                    delta = [0.0, 0.0, 0.0]
+                    delta[axis] = sign * step
+                    trial_pose = pose.moved(*delta)
+                else:
+                    trial_camera = _camera_moved(scene.camera, axis - 3, sign * step)
+                    if not scale_range[0] <= trial_camera.focal / start_focal <= scale_range[1]:
+                        continue
+                trial = scene if trial_camera is scene.camera else Scene(scene.costs, trial_camera)
+                trial_cost = trial.cost(cubes, trial_pose)
+                if trial_cost < cost - tolerance:
+                    scene, pose, cost, improved = trial, trial_pose, trial_cost, True
                     break
         if not improved:
-            if all(step <= last for step, last in zip(steps, POSE_STEP_LAST)):
-                return pose, cost
-            steps = [max(step / 2, last) for step, last in zip(steps, POSE_STEP_LAST)]
+            if all(step <= last for step, last in zip(steps, lasts)):
+                return scene, pose, cost
+            steps = [max(step / 2, last) if step else 0.0 for step, last in zip(steps, lasts)]
+
+
+def _refine(scene: Scene, cubes: Sequence[Cell], pose: Pose, cost: float, first=POSE_STEP_FIRST) -> tuple[Pose, float]:
+    """The pose refined from `pose`, the camera held."""
+    _, pose, cost = _pattern_search(scene, cubes, pose, cost, first, (0.0, 0.0, 0.0, 0.0))
+    return pose, cost
 
 
 def fit_pose(scene: Scene, cubes: Sequence[Cell], near: Pose | None = None, first=POSE_STEP_FIRST) -> tuple[Pose, float]:
@@ -138,40 +159,8 @@ def _camera_moved(camera: Camera, axis: int, step: float) -> Camera:
 
 def fit_camera(scene: Scene, cubes: Sequence[Cell], pose: Pose, steps=CAMERA_STEPS_FIRST,
                scale_range: tuple[float, float] = (0.0, float("inf"))) -> tuple[Scene, Pose, float]:
-    """The camera's lean, height and scale fitted together with the structure's pose.
-
-    One pattern search over all seven: each step tried both ways, kept where it lowers the cost;
-    steps halve down to their last values; a camera step of 0 holds that part. The scale stays
-    within `scale_range` times the first.
-    """
-    cost = scene.cost(cubes, pose)
-    start_focal = scene.camera.focal
-    camera_steps = list(steps)
-    pose_steps = list(POSE_STEP_FIRST)
-    while True:
-        improved = False
-        for axis in range(7):
-            for sign in (1.0, -1.0):
-                trial_camera, trial_pose = scene.camera, pose
-                if axis < 3:
-                    delta = [0.0, 0.0, 0.0]
-                    delta[axis] = sign * pose_steps[axis]
-                    trial_pose = pose.moved(*delta)
-                else:
-                    if not camera_steps[axis - 3]:
-                        continue  # held where it is
-                    trial_camera = _camera_moved(scene.camera, axis - 3, sign * camera_steps[axis - 3])
-                    if not scale_range[0] <= trial_camera.focal / start_focal <= scale_range[1]:
-                        continue
-                trial = Scene(scene.costs, trial_camera)
-                trial_cost = trial.cost(cubes, trial_pose)
-                if trial_cost < cost - 1e-6:
-                    scene, pose, cost, improved = trial, trial_pose, trial_cost, True
-                    break
-        if not improved:
-            done = all(step <= last for step, last in zip(camera_steps, CAMERA_STEPS_LAST)) and all(
-                step <= last for step, last in zip(pose_steps, POSE_STEP_LAST))
-            if done:
-                return scene, pose, cost
-            camera_steps = [max(step / 2, last) if step else 0.0 for step, last in zip(camera_steps, CAMERA_STEPS_LAST)]
-            pose_steps = [max(step / 2, last) for step, last in zip(pose_steps, POSE_STEP_LAST)]
+    """The camera's lean, height and scale fitted together with the structure's pose: one pattern
+    search over all seven, first camera steps `steps` (0 holds that part), the scale within
+    `scale_range` times the first."""
+    return _pattern_search(scene, cubes, pose, scene.cost(cubes, pose), POSE_STEP_FIRST, steps, scale_range,
+                           tolerance=1e-6)

@@ -22,7 +22,9 @@ FACE_STEPS = ((1, 0, 0), (0, 1, 0), (0, 0, 1))
 OFF_GRID_SHIFTS = ((0.5, 0.0), (-0.5, 0.0), (0.0, 0.5), (0.0, -0.5))
 
 
-def _window(bounds, shape) -> tuple[int, int, int, int] | None:
+def pixel_window(bounds, shape) -> tuple[int, int, int, int] | None:
+    """The pixels (left, top, right, bottom; right and bottom excluded) of a frame of `shape`
+    holding drawn bounds (x0, y0, x1, y1) with a pixel to spare, or None off the frame."""
     x0, y0, x1, y1 = bounds
     height, width = shape
     left, top = max(0, int(np.floor(x0)) - 1), max(0, int(np.floor(y0)) - 1)
@@ -49,6 +51,7 @@ class Frame:
         self.cost = self.scene.costs.cost(self.drawing)
         self._bounds = {cube: self.faces.bounds([cube]) for cube in self.base if self.faces.polygons[cube]}
         self._memo: dict[frozenset, float] = {frozenset(self.base): self.cost}
+        self._settled: set[frozenset] = set()  # candidates refitted at their own pose
 
     def cost_of(self, cubes: Iterable[Cell]) -> float:
         """The cost of the frame drawn as `cubes` at this pose, redrawn only where they differ from the base."""
@@ -63,15 +66,10 @@ class Frame:
         new_faces = project_cubes(added, self.scene.camera, self.pose, solid)
         boxes = [new_faces.bounds([c]) for c in added if new_faces.polygons[c]]
         boxes += [self._bounds[c] for c in removed if c in self._bounds]
-        if not boxes:
-            self._memo[key] = self.cost
-            return self.cost
-        x0 = min(b[0] for b in boxes)
-        y0 = min(b[1] for b in boxes)
-        x1 = max(b[2] for b in boxes)
-        y1 = max(b[3] for b in boxes)
-        window = _window((x0, y0, x1, y1), self.scene.costs.shape)
-        if window is None:
+        window = pixel_window((min(b[0] for b in boxes), min(b[1] for b in boxes),
+                               max(b[2] for b in boxes), max(b[3] for b in boxes)),
+                              self.scene.costs.shape) if boxes else None
+        if window is None:  # nothing the camera sees changes
             self._memo[key] = self.cost
             return self.cost
         left, top, right, bottom = window
@@ -87,16 +85,17 @@ class Frame:
         self._memo[key] = cost
         return cost
 
-
     def settle(self, cubes: tuple[Cell, ...]) -> float:
         """The cost of `cubes` at their own best pose near the base's (the camera stays: it is the
         same for every candidate, and a free camera makes a layer on the table look like one a cube
-        up); kept for the judge."""
+        up); kept for the judge, and fitted once per candidate."""
         key = frozenset(cubes)
         cost = self.cost_of(cubes)
-        _, settled = fit_pose(self.scene, cubes, near=self.pose, first=SETTLE_STEP_FIRST)
-        if settled < cost:
-            self._memo[key] = cost = settled
+        if key not in self._settled:
+            self._settled.add(key)
+            _, settled = fit_pose(self.scene, cubes, near=self.pose, first=SETTLE_STEP_FIRST)
+            if settled < cost:
+                self._memo[key] = cost = settled
         return cost
 
 
@@ -151,8 +150,7 @@ def _best_placements(frame: Frame, base: tuple[Cell, ...], drawing: np.ndarray, 
     scene = frame.scene
     unexplained = scene.costs.unexplained(drawing) > PIXEL_COST_CAP / 2
     integral = np.pad(unexplained.astype(np.int32).cumsum(0).cumsum(1), ((1, 0), (1, 0)))
-    cube_area = (scene.camera.focal / scene.camera.height) ** 2
-    needed = UNEXPLAINED_SHARE * cube_area
+    needed = UNEXPLAINED_SHARE * scene.camera.cube_px ** 2
     places = _places(base)
     if not places:
         return []
