@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import itertools
+import os
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +16,11 @@ from webui.app import create_app
 from webui.companion import Companion, LatestObservation
 
 RULES = {"game": "wari", "variant": "pbmserv"}
+# The browser tests drive Debian's chromium through playwright (the test extras), never a
+# downloaded browser.
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 # Frames per shown position, 0.1 s apart: the motion gate settles after 0.6 s still (with margin).
 FRAMES_PER_POSITION = 10
 
@@ -77,3 +84,21 @@ def pin_client(table):
     app = create_app(table.companion, pin="4321")
     app.testing = True
     return app.test_client()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """A headless Chromium for the browser tests (skipped where playwright is not installed)."""
+    sync_api = pytest.importorskip("playwright.sync_api")
+    with sync_api.sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def screenshots(tmp_path) -> Path:
+    """Where screenshots go: $ARBITER_SCREENSHOTS if set (to look at them), else a temp folder."""
+    folder = Path(os.environ.get("ARBITER_SCREENSHOTS") or tmp_path)
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

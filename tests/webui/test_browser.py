@@ -4,9 +4,7 @@ to a browser that sees moves arrive over SSE, the illegal-move alert, and applie
 Needs Debian's `chromium` (installed by .ci/run) and the `playwright` Python package; Playwright
 drives the system browser, never a downloaded one.
 """
-import os
 import re
-from pathlib import Path
 
 import pytest
 
@@ -14,11 +12,8 @@ from arbiter.serving import start_demo
 
 # Browser tests need the test extras' playwright and Debian's chromium (.ci/run installs both).
 sync_api = pytest.importorskip("playwright.sync_api")
-expect, sync_playwright = sync_api.expect, sync_api.sync_playwright
+expect = sync_api.expect
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
 # Still frames per demo position at 10 fps: enough for the motion gate, quick for a test.
 TEST_STILL_FRAMES = 10
 DESKTOP = {"width": 1366, "height": 900}
@@ -30,22 +25,6 @@ def demo_url():
     running = start_demo("127.0.0.1", 0, None, still_frames=TEST_STILL_FRAMES)
     yield running.url
     running.stop()
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield browser
-        browser.close()
-
-
-@pytest.fixture
-def screenshots(tmp_path) -> Path:
-    """Where screenshots go: $ARBITER_SCREENSHOTS if set (to look at them), else a temp folder."""
-    folder = Path(os.environ.get("ARBITER_SCREENSHOTS") or tmp_path)
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
 
 
 def test_demo_moves_arrive_live_and_the_illegal_move_is_flagged(demo_url, browser, screenshots):

@@ -12,8 +12,7 @@ from arbiter.tracker import Tracker
 from engines import load_rules
 from tests.tracker.fakes import ScriptedRecogniser, position_frame
 from tests.webui.conftest import ScriptedTable
-# The same headless browser and screenshot folder as the other browser tests.
-from tests.webui.test_browser import PHONE, browser, expect, screenshots  # noqa: F401
+from tests.webui.test_browser import PHONE, expect
 from webui.companion import Companion, LatestObservation
 from webui.server import start_serving
 
