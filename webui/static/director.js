@@ -1,0 +1,62 @@
+// The director's page: every table and the standings, asked for again every few seconds.
+(function () {
+  "use strict";
+  const grid = document.getElementById("director-tables");
+  const standings = document.querySelector("#director-standings tbody");
+  const updated = document.getElementById("director-updated");
+  const every = Number(grid.dataset.refreshMs) || 2000;
+
+  function text(tag, className, value) {
+    const node = document.createElement(tag);
+    if (className) node.className = className;
+    node.textContent = value;
+    return node;
+  }
+
+  function card(t) {
+    const article = document.createElement("article");
+    article.className = "director-table" + (t.alert ? " alerted" : "");
+    article.dataset.table = t.table;
+    article.appendChild(text("h2", "", t.table));
+    article.appendChild(text("p", "players", t.players.length ? t.players.join(" – ") : "players not named"));
+    const board = document.createElement("div");
+    board.className = "director-board";
+    // The drawing is made by the director's own server, every name in it escaped there.
+    if (t.board_svg) board.innerHTML = t.board_svg;
+    article.appendChild(board);
+    let summary = (t.game || "") + (t.game_number ? " · game " + t.game_number : "") + " · " + t.acked + " events";
+    article.appendChild(text("p", "summary", summary));
+    let turn = "";
+    if (t.result) turn = "Result: " + (t.result.winner === null ? "draw" : t.result.winner);
+    else if (t.to_move) turn = t.to_move + " to move";
+    article.appendChild(text("p", "turn", turn));
+    article.appendChild(text("p", "alert", t.alert ? "Illegal move: " + t.alert : ""));
+    return article;
+  }
+
+  function row(s) {
+    const tr = document.createElement("tr");
+    for (const value of [s.place, s.entrant, s.points, s.played, s.wins, s.draws, s.losses]) {
+      tr.appendChild(text("td", "", String(value)));
+    }
+    return tr;
+  }
+
+  async function refresh() {
+    try {
+      const [tables, table] = await Promise.all([fetch("/api/tables"), fetch("/api/standings")]);
+      if (tables.ok && table.ok) {
+        const shown = await tables.json();
+        grid.replaceChildren(...shown.map(card));
+        standings.replaceChildren(...(await table.json()).map(row));
+        const empty = document.getElementById("no-tables");
+        if (empty && shown.length) empty.remove();
+        updated.textContent = "· updated " + new Date().toLocaleTimeString();
+      }
+    } catch (error) {
+      updated.textContent = "· the director's server does not answer";
+    }
+    setTimeout(refresh, every);
+  }
+  setTimeout(refresh, every);
+})();
