@@ -180,6 +180,20 @@ def cmd_serve(args) -> int:
     return serve(args)
 
 
+def cmd_director(args) -> int:
+    from arbiter.serving import serve_director
+
+    return serve_director(args)
+
+
+def cmd_director_token(args) -> int:
+    from arbiter.director_store import DirectorStore
+
+    with DirectorStore(args.db) as store:
+        print(store.issue_token(args.table), flush=True)
+    return 0
+
+
 def cmd_demo(args) -> int:
     from arbiter.serving import demo
 
@@ -267,12 +281,19 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--table", help="this table's name, where several tables share one record store "
                                        "(each resumes its own games)")
         p.add_argument("--db", default="arbiter.sqlite3", help="the SQLite record store")
+        p.add_argument("--director", metavar="URL", help="also report every judged move, result and correction "
+                                                         "to the director's server at URL (needs --table)")
+        p.add_argument("--token", help="this table's director token (`arbiter director token`); "
+                                       "better from $ARBITER_DIRECTOR_TOKEN, which `ps` does not show")
 
     table_options(command("run", "judge a live table from a camera into the record store", cmd_run))
 
     p = command("export", "print a recorded match or game", cmd_export)
-    p.add_argument("--db", default="arbiter.sqlite3", help="the SQLite record store")
+    p.add_argument("--db", default="arbiter.sqlite3",
+                   help="the SQLite record store, or a director's store (SQLite path or postgresql:// URL)")
     p.add_argument("--match", type=int, help="match id (default: the latest)")
+    p.add_argument("--table", help="the table whose latest match (or, from a director's store, current game) "
+                                   "is printed")
     p.add_argument("--format", choices=["json", "csv", "record", "moves"], default="json",
                    help="json: the match with its move logs; csv: its move log; record: its current game "
                         "as a record `arbiter check` accepts; moves: a numbered move list")
@@ -287,6 +308,18 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("serve", "the web companion for a real table", cmd_serve)
     table_options(p)
     server_options(p)
+    p = command("director", "the director's server: every table's board, live standings", cmd_director)
+    p.add_argument("--db", default="director.sqlite3", help="the director's store: a SQLite path or a "
+                                                            "postgresql://USER@HOST/DB URL")
+    server_options(p)
+    p.set_defaults(port=8100)
+    director_sub = p.add_subparsers(dest="director_command", metavar="token",
+                                    help="token: print the token a table joins with (without it: serve)")
+    t = director_sub.add_parser("token", help="print the token a table joins with (a new one replaces the old)",
+                                formatter_class=HelpWithDefaults)
+    t.add_argument("--db", default="director.sqlite3", help="the director's store")
+    t.add_argument("--table", required=True, help="the table's name, as its `--table` gives it")
+    t.set_defaults(func=cmd_director_token)
     p = command("demo", "the web companion with a simulated camera and a bundled game", cmd_demo)
     p.add_argument("--game", choices=demo_games(), default=DEFAULT_DEMO, help="the bundled game to play")
     server_options(p)

@@ -96,12 +96,52 @@ def run_table(args) -> int:
     profile = load_run_profile(args.game, args.profile)
     camera = camera_from_spec(args.camera, rules, profile)
     with Store(args.db) as store:
-        game_id = open_game(store, rules, seat_players(store, names), table=args.table)
-        tracker = Tracker(rules, profile, store, game_id, mark=overlay_drawer(args.game))
-        print(json.dumps({"type": "resume", **tracker.snapshot()}), flush=True)
-        tracker.subscribe(lambda event: print(json.dumps(event), flush=True))
-        tracker.run(camera)
+        outbox = open_outbox(args, store, lambda event: print(json.dumps(event), flush=True))
+        try:
+            game_id = open_game(store, rules, seat_players(store, names), table=args.table)
+            tracker = Tracker(rules, profile, store, game_id, mark=overlay_drawer(args.game))
+            print(json.dumps({"type": "resume", **tracker.snapshot()}), flush=True)
+            tracker.subscribe(lambda event: print(json.dumps(event), flush=True))
+            if outbox is not None:
+                tracker.subscribe(outbox.wake)
+            tracker.run(camera)
+            if outbox is not None and outbox.pending():
+                # The camera has ended; what the director has not acknowledged yet is sent before
+                # the table stops (Ctrl-C leaves it in the outbox, sent at the next start).
+                print(f"arbiter: sending {outbox.pending()} events to the director...", file=sys.stderr, flush=True)
+                outbox.drain()
+        finally:
+            if outbox is not None:
+                outbox.stop()
     return 0
+
+
+# Where a table's director token is read from when `--token` is not given (a token on the
+# command line shows in `ps` to every user of the machine).
+TOKEN_VARIABLE = "ARBITER_DIRECTOR_TOKEN"
+
+
+def open_outbox(args, store, on_status):
+    """The table's outbox to `--director`, attached to `store` and sending; None without one."""
+    import os
+
+    from arbiter.outbox import Outbox
+
+    url = getattr(args, "director", None)
+    if not url:
+        return None
+    if not url.startswith(("http://", "https://")):
+        raise ArbiterError(f"--director {url}: expected the director's address, e.g. http://10.0.0.2:8100")
+    if not args.table:
+        raise ArbiterError("--director needs --table: the name this table joined the director with")
+    token = getattr(args, "token", None) or os.environ.get(TOKEN_VARIABLE)
+    if not token:
+        raise ArbiterError(f"--director needs the table's token: --token or ${TOKEN_VARIABLE} "
+                           "(from `arbiter director token`)")
+    outbox = Outbox(args.db, args.table, url, token, on_status=on_status)
+    outbox.attach(store)
+    outbox.start()
+    return outbox
 
 
 def latest_played_match(store, db: str) -> int:
@@ -117,13 +157,22 @@ def latest_played_match(store, db: str) -> int:
 def export_results(args) -> int:
     """Print a match (default: the latest) as JSON or its move log as CSV, or its current game
     as a record `arbiter check` accepts or as a numbered move list."""
+    from arbiter.director_store import is_director_database
     from arbiter.records import game_record, numbered_moves
     from arbiter.store import Store
 
+    if is_director_database(args.db):
+        return export_from_director(args)
     if not Path(args.db).is_file():
         raise ArbiterError(f"{args.db}: no such record database")
     with Store(args.db) as store:
         match_id = args.match if args.match is not None else latest_played_match(store, args.db)
+        table = getattr(args, "table", None)
+        if args.match is None and table is not None:
+            played = [m["id"] for m in store.matches() if m["table"] == table and store.games(m["id"])]
+            if not played:
+                raise ArbiterError(f"{args.db}: table {table!r} has played no match")
+            match_id = played[-1]
         if args.format == "csv":
             sys.stdout.write(store.export_csv(match_id))
         elif args.format in ("record", "moves"):
@@ -137,4 +186,22 @@ def export_results(args) -> int:
                 sys.stdout.write("".join(line + "\n" for line in numbered_moves(record)))
         else:
             print(json.dumps(store.export_json(match_id)), flush=True)
+    return 0
+
+
+def export_from_director(args) -> int:
+    """`export --db DIRECTOR --table NAME`: the table's current game from the director's store."""
+    from arbiter.director_store import DirectorStore
+    from arbiter.records import numbered_moves
+
+    if not getattr(args, "table", None):
+        raise ArbiterError(f"{args.db} is a director's store: name the table with --table")
+    if args.format not in ("record", "moves") or args.match is not None:
+        raise ArbiterError("from a director's store, export gives a table's current game: --format record or moves")
+    with DirectorStore(args.db, create=False) as store:
+        record = store.record(args.table)
+    if args.format == "record":
+        print(json.dumps(record), flush=True)
+    else:
+        sys.stdout.write("".join(line + "\n" for line in numbered_moves(record)))
     return 0

@@ -7,6 +7,7 @@ camera or calibrates.
 from __future__ import annotations
 
 import getpass
+import json
 import os
 import shutil
 import sys
@@ -78,7 +79,7 @@ def build_companion(rules, profile: dict, camera, store, player_names=(), table:
 
 def serve(args) -> int:
     """`arbiter serve --game G --camera C --profile P [--rules R] [--db D] [--host H] [--port N] [--pin X]`."""
-    from arbiter.run import camera_from_spec, load_run_profile, load_run_rules, player_names
+    from arbiter.run import camera_from_spec, load_run_profile, load_run_rules, open_outbox, player_names
     from arbiter.store import Store
 
     pin = director_pin(args.pin)
@@ -88,11 +89,18 @@ def serve(args) -> int:
     profile = load_run_profile(args.game, args.profile)
     camera = camera_from_spec(args.camera, rules, profile)
     store = Store(args.db)
+    outbox = None
     try:
+        outbox = open_outbox(args, store, lambda event: print(json.dumps(event), file=sys.stderr, flush=True))
         companion = build_companion(rules, profile, camera, store, names, args.table)
+        if outbox is not None:
+            companion.tracker.subscribe(outbox.wake)
         running = start_serving(companion, args.host, args.port, pin, profile_path=args.profile,
-                                calibrator=TableCalibrator(rules.game, profile.get("pieceset")))
+                                calibrator=TableCalibrator(rules.game, profile.get("pieceset")),
+                                cleanup=outbox.stop if outbox is not None else None)
     except BaseException:
+        if outbox is not None:
+            outbox.stop()
         store.close()
         raise
     return serve_until_interrupted(running, "companion")
@@ -129,3 +137,42 @@ def demo(args) -> int:
     game = getattr(args, "game", None) or DEFAULT_DEMO
     running = start_demo(args.host, args.port, director_pin(args.pin), game)
     return serve_until_interrupted(running, f"demo (a simulated camera plays a {game.capitalize()} game)")
+
+
+def serve_director(args) -> int:
+    """`arbiter director [--db D] [--host H] [--port N] [--pin]`: the director's server."""
+    import logging
+    import signal
+    import threading
+
+    from werkzeug.serving import make_server
+
+    from arbiter.director_store import DirectorStore
+    from webui.director_app import create_director_app
+
+    pin = director_pin(args.pin)
+    check_bind(args.host, pin)
+    store = DirectorStore(args.db)
+    try:
+        logging.getLogger("werkzeug").setLevel(logging.WARNING)
+        server = make_server(args.host, args.port, create_director_app(store, pin=pin, bind_host=args.host),
+                             threaded=True)
+    except BaseException:
+        store.close()
+        raise
+    server.daemon_threads = True
+    stopped = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: stopped.set())
+    thread = threading.Thread(target=server.serve_forever, name="arbiter-director", daemon=True)
+    thread.start()
+    host, port = server.server_address[:2]
+    print(f"Arbiter director at http://{host}:{port}/  (Ctrl-C stops)", flush=True)
+    try:
+        stopped.wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.shutdown()
+        thread.join(5)
+        store.close()
+    return 0

@@ -153,6 +153,7 @@ class Store:
         self.path = Path(path)
         self.snapshot_dir = self.path.with_name(self.path.name + ".snapshots")
         self._lock = threading.RLock()
+        self._journals: list = []
         try:
             self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
         except sqlite3.Error as exc:
@@ -203,12 +204,21 @@ class Store:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def _write(self, sql: str, params: tuple = ()) -> int:
+    def add_journal(self, journal) -> None:
+        """Call `journal(db, kind, payload)` in the transaction of each move-log row ("log", its
+        MoveRecord), game or match result ("game_result"/"match_result", (id, result)): what it
+        writes on `db` commits with the record or not at all (`arbiter.outbox`)."""
+        self._journals.append(journal)
+
+    def _write(self, sql: str, params: tuple = (), journal: tuple | None = None) -> int:
+        # `journal`: (kind, payload(row_id)) for the journals, written in the same transaction.
         with self._lock:
             try:
                 with self._db:
                     self._db.execute("BEGIN IMMEDIATE")
                     cursor = self._db.execute(sql, params)
+                    for write in self._journals if journal is not None else ():
+                        write(self._db, journal[0], journal[1](cursor.lastrowid))
                 return cursor.lastrowid
             except sqlite3.IntegrityError as exc:
                 raise StoreError(f"{self.path}: {exc}") from None
@@ -325,12 +335,14 @@ class Store:
 
     def finish_match(self, match_id: int, result: dict) -> None:
         self._one("match", "SELECT id FROM matches WHERE id=?", (match_id,))
-        self._write("UPDATE matches SET finished_at=?, result=? WHERE id=?", (now_iso(), _dumps(result), match_id))
+        self._write("UPDATE matches SET finished_at=?, result=? WHERE id=?", (now_iso(), _dumps(result), match_id),
+                    journal=("match_result", lambda _: (match_id, result)))
 
     def reopen_match(self, match_id: int, result: dict) -> None:
         """The match is undecided again; `result` keeps what was withdrawn (the director's record)."""
         self._one("match", "SELECT id FROM matches WHERE id=?", (match_id,))
-        self._write("UPDATE matches SET finished_at=NULL, result=? WHERE id=?", (_dumps(result), match_id))
+        self._write("UPDATE matches SET finished_at=NULL, result=? WHERE id=?", (_dumps(result), match_id),
+                    journal=("match_result", lambda _: (match_id, result)))
 
     def new_game(self, match_id: int) -> int:
         """The next game (set) of a match; its position starts with the first `start` row."""
@@ -353,7 +365,8 @@ class Store:
 
     def finish_game(self, game_id: int, result: dict) -> None:
         self._one("game", "SELECT id FROM games WHERE id=?", (game_id,))
-        self._write("UPDATE games SET finished_at=?, result=? WHERE id=?", (now_iso(), _dumps(result), game_id))
+        self._write("UPDATE games SET finished_at=?, result=? WHERE id=?", (now_iso(), _dumps(result), game_id),
+                    journal=("game_result", lambda _: (game_id, result)))
 
     def unfinished_game(self, game: str) -> int | None:
         """The most recent game of this kind still in play: what a restart resumes."""
@@ -394,12 +407,16 @@ class Store:
             paths = tuple(self._save_snapshot(image, f"g{game_id}-{stamp}-{side}.jpg")
                           for image, side in zip(snapshots, ("before", "after")))
         at = now_iso()
+
+        def record(row_id: int) -> MoveRecord:
+            return MoveRecord(row_id, game_id, at, verdict, move, reason, state, recognised, *paths, mover)
         row_id = self._write(
             "INSERT INTO moves (game_id, at, verdict, move, reason, state, recognised, snapshot_before, "
             "snapshot_after, mover) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (game_id, at, verdict, _dumps(move), reason, _dumps(state), _dumps(recognised), *paths, _dumps(mover)),
+            journal=("log", record),
         )
-        return MoveRecord(row_id, game_id, at, verdict, move, reason, state, recognised, *paths, mover)
+        return record(row_id)
 
     def _save_snapshot(self, image: np.ndarray | None, name: str) -> str | None:
         if image is None:
