@@ -154,9 +154,11 @@ class Judge:
         # Candidates are measured against the picture's best reading of a position the game can be
         # in (for Wari: holding its seeds), not against a reading that lost a seed under a pile.
         followed = self.state if self.history else self.standard_start()
-        threshold = observation.best_log_likelihood(followed.to_json() if followed is not None else None) - FIT_MARGIN
+        best = observation.best_log_likelihood(followed.to_json() if followed is not None else None)
+        sure = best - FIT_MARGIN  # the bar where no other explanation is modelled
+        threshold = self._bar(observation, best)
         scores: dict = {}  # every position weighed -> its log-likelihood
-        verdict = self._judge(observation, scores, threshold)
+        verdict = self._judge(observation, scores, threshold, sure)
         if verdict.legal and verdict.state is not None and verdict.state not in scores:
             scores[verdict.state] = observation.log_likelihood(verdict.state.to_json())
         weights = list(scores.values()) + [threshold]
@@ -165,8 +167,9 @@ class Judge:
         chosen = scores[verdict.state] if verdict.legal and verdict.state is not None else threshold
         return replace(verdict, confidence=math.exp(chosen - top) / total)
 
-    def _judge(self, observation, scores: dict, threshold: float) -> Verdict:
-        """The verdict, `scores` filled with every position weighed, `threshold` the fitting bar."""
+    def _judge(self, observation, scores: dict, threshold: float, sure: float) -> Verdict:
+        """The verdict, `scores` filled with every position weighed, `threshold` the fitting bar,
+        `sure` the bar above which a move is taken without a question."""
         reading = observation.to_json()["state"]
 
         def score(state) -> float:
@@ -224,6 +227,11 @@ class Judge:
             current = start
         successors = self._successors(current, ())
         verdict = best_fit([(SAME, current, ())] + [(MOVE, state, moves) for state, moves in successors])
+        if verdict is not None and self.history and score(verdict.state) < sure:
+            # Taken because no slip explains the picture better, though the camera reads
+            # otherwise: the players are asked to check.
+            return self._in_doubt(observation, current, verdict, reading,
+                                  doubtful(observation, verdict.state.to_json(), current.to_json()))
         if verdict is not None:
             return verdict
         # Each earlier move of a sequence leaves its trace in the picture, so the positions on the
@@ -254,23 +262,45 @@ class Judge:
         # The reason compares the position with the picture's best reading of a position the game
         # can be in (Wari: holding its seeds), so that it names the pits that differ rather than a
         # seed total a pile's hidden seeds put wrong.
-        reason = self._illegal_reason(current, observation.best_reading(current.to_json()))
         followed = current.to_json()
         nearly = [c for c in [(SAME, current, ())] + [(MOVE, state, moves) for state, moves in successors]
-                  if score(c[1]) >= threshold - (ASK_MARGIN - FIT_MARGIN)]
+                  if score(c[1]) >= sure - (ASK_MARGIN - FIT_MARGIN)]
         doubted = [(c, doubt) for c in nearly if (doubt := doubtful(observation, c[1].to_json(), followed))]
         if doubted:
             (kind, state, moves), doubt = max(doubted, key=lambda pair: score(pair[0][1]))
-            where = reason.split(" should ")[0]
-            if kind == SAME:
-                return replace(self._verdict(SAME, state, reading, ()), doubt=where)
-            if doubt == "stores":
-                # Every pit as the move leaves it: a miscounted store is no question for players.
-                return self._verdict(kind, state, reading, moves)
-            note = (f"{STILL_UNSURE}: {reason}" if where == self.doubt
-                    else f"{UNSURE}: {reason}; please check the table")
-            return replace(self._verdict(kind, state, reading, moves, note=note), doubt=where)
-        return Verdict(ILLEGAL, current, reading, reason=reason)
+            return self._in_doubt(observation, current, self._verdict(kind, state, reading, moves), reading, doubt)
+        return Verdict(ILLEGAL, current, reading,
+                       reason=self._illegal_reason(current, observation.best_reading(followed)))
+
+    def _in_doubt(self, observation, current, verdict: Verdict, reading: dict, doubt: str) -> Verdict:
+        """A legal verdict the picture does not quite bear out, taken with a question for the
+        players (asked once while the same doubt lasts); none where only the stores differ."""
+        # The reason compares the position with the picture's best reading of a position the game
+        # can be in (Wari: holding its seeds), so that it names the pits that differ rather than a
+        # seed total a pile's hidden seeds put wrong.
+        reason = self._illegal_reason(current, observation.best_reading(current.to_json()))
+        where = reason.split(" should ")[0]
+        if verdict.kind == SAME:
+            return replace(verdict, doubt=where)
+        if doubt == "stores":
+            # Every pit as the move leaves it: a miscounted store is no question for players.
+            return verdict
+        note = (f"{STILL_UNSURE}: {reason}" if where == self.doubt
+                else f"{UNSURE}: {reason}; please check the table")
+        return replace(verdict, note=note, doubt=where)
+
+    def _bar(self, observation, best: float) -> float:
+        """The log-likelihood a legal explanation must reach: that of the likeliest other
+        explanation, at its prior odds. Where the rules model the players' slips, those tables are
+        the alternatives (at FIT_ODDS: a slip in a hundred moves), and any other table the picture
+        shows is one only at ASK_ODDS: a miscount that no slip explains does not outweigh a legal
+        move. Without such a model, any other table the picture shows is one at FIT_ODDS."""
+        slips = getattr(self.rules, "slips", None)
+        if slips is None or not self.history:
+            return best - FIT_MARGIN
+        slipped = max((observation.log_likelihood(slip.after.to_json()) for slip in slips(self.state)),
+                      default=-math.inf)
+        return max(slipped - FIT_MARGIN, best - ASK_MARGIN)
 
     def _played_on_pending(self, observation, reading: dict) -> Verdict | None:
         """The flagged moves and the moves after them, if play went on from the flagged position."""

@@ -293,7 +293,7 @@ class WariRules:
             return self._relay_fours(pits, stores, mover, last)
         grand_slam = False
         if variant.capture_side == "any" or last // ROW != mover:
-            taken = self._chain(pits, last, mover)
+            taken = self.capture_chain(pits, last, mover)
             grand_slam = any(i // ROW != mover for i in taken) and all(
                 i in taken or not pits[i] for i in _row(1 - mover))
             if not (grand_slam and variant.grand_slam == "nothing"):
@@ -319,7 +319,7 @@ class WariRules:
                 pits[pos] = 0
         return pos
 
-    def _chain(self, pits: list, last: int, mover: int) -> list[int]:
+    def capture_chain(self, pits: list, last: int, mover: int) -> list[int]:
         """Pits captured backwards from the last one sown while they hold 2 or 3."""
         taken = []
         pos = last
@@ -374,6 +374,12 @@ class WariRules:
         if winner is None and scores[0] != scores[1]:
             winner = PLAYERS[0] if scores[0] > scores[1] else PLAYERS[1]
         return Outcome(True, winner, dict(zip(PLAYERS, scores)))
+
+    def slips(self, state: WariState) -> list:
+        """The tables a player's common slips leave (`engines.wari_slips`)."""
+        from engines.wari_slips import slips  # it builds on this module
+
+        return slips(self, state)
 
     # ---- explaining a board change ------------------------------------------------------
     def explain(self, before: WariState, after: WariState) -> Explanation:

@@ -331,14 +331,26 @@ def test_a_move_off_the_reading_only_in_piles_is_asked_about_not_called_illegal(
     verdict = Judge(wari, history=[before]).judge(observation)
     assert verdict.legal and verdict.kind == MOVE and verdict.moves == (move,)
     assert verdict.note.startswith(UNSURE) and "South's pit f" in verdict.note
-    assert verdict.confidence < 0.5
-    # The same doubt in a pit of 2 seeds, which the camera counts for sure: a slip is called.
+    assert verdict.confidence < 0.99
+
+
+def test_a_miscount_no_slip_explains_is_asked_about_and_a_slip_is_called(wari):
+    before, move, after = _sowing_onto_a_pile(wari)
+    # A pit of 2 read as 3 for sure, South's store one short: no slip of a player leaves that
+    # table (a seed moves between two pits, or a capture empties a pit), so the camera is doubted.
     small = dict(after, pits=list(after["pits"]), stores=list(after["stores"]))
     small["pits"][0] += 1
     small["stores"][0] -= 1
-    flagged = Judge(wari, history=[before]).judge(
+    doubted = Judge(wari, history=[before]).judge(
         _wari_reading(small, {0: {after["pits"][0] + 1: 0.999, after["pits"][0]: 0.001}, 12: {9: 0.9, 10: 0.1}}))
-    assert flagged.kind == ILLEGAL
+    assert doubted.legal and doubted.moves == (move,)
+    assert doubted.note.startswith(UNSURE) and "South's pit a" in doubted.note and doubted.confidence < 0.99
+    # The same seed knocked into the neighbouring pit (South's a to b), read as surely: a slip.
+    knocked = dict(after, pits=list(after["pits"]))
+    knocked["pits"][0] -= 1
+    knocked["pits"][1] += 1
+    flagged = Judge(wari, history=[before]).judge(_wari_reading(knocked, {}))
+    assert flagged.kind == ILLEGAL and "South's pit" in flagged.reason
 
 
 def test_a_move_far_off_the_reading_in_piles_is_still_illegal(wari):
