@@ -8,48 +8,14 @@ director must be shown to work on PostgreSQL, not skipped.
 """
 from __future__ import annotations
 
-import glob
 import os
-import shutil
-import socket
-import subprocess
-import tempfile
-from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
+from tests.director.postgres import postgres_binaries, throwaway_server
+
 URL_VARIABLE = "ARBITER_TEST_POSTGRES_URL"
-
-
-def postgres_binaries() -> Path | None:
-    """The folder holding initdb and pg_ctl: on PATH, else Debian's /usr/lib/postgresql/N/bin."""
-    found = shutil.which("initdb")
-    if found and shutil.which("pg_ctl"):
-        return Path(found).resolve().parent
-    candidates = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"), reverse=True)
-    return Path(candidates[0]).parent if candidates else None
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def as_server_user(command: list[str]) -> list[str]:
-    """PostgreSQL refuses to run as root: as root, run it as the `postgres` user (or `nobody`)."""
-    if os.geteuid() != 0:
-        return command
-    import pwd
-
-    for user in ("postgres", "nobody"):
-        try:
-            pwd.getpwnam(user)
-        except KeyError:
-            continue
-        return ["runuser", "-u", user, "--", *command]
-    raise RuntimeError("running as root with no postgres or nobody user to run PostgreSQL as")
 
 
 @pytest.fixture(scope="session")
@@ -62,28 +28,8 @@ def postgres_server():
     binaries = postgres_binaries()
     if binaries is None:
         pytest.fail(f"no PostgreSQL: install Debian's postgresql package (initdb, pg_ctl) or set {URL_VARIABLE}")
-    folder = Path(tempfile.mkdtemp(prefix="arbiter-pg-"))
-    if os.geteuid() == 0:
-        import pwd
-
-        user = "postgres"
-        try:
-            pwd.getpwnam(user)
-        except KeyError:
-            user = "nobody"
-        shutil.chown(folder, user)
-    data, port = folder / "data", free_port()
-    subprocess.run(as_server_user([str(binaries / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
-                                   "--no-sync", "-E", "UTF8"]), check=True, capture_output=True)
-    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
-    subprocess.run(as_server_user([str(binaries / "pg_ctl"), "-D", str(data), "-o", options, "-l",
-                                   str(folder / "log"), "-w", "start"]), check=True, capture_output=True)
-    try:
-        yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
-    finally:
-        subprocess.run(as_server_user([str(binaries / "pg_ctl"), "-D", str(data), "-m", "immediate", "stop"]),
-                       capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
+    with throwaway_server(binaries) as started:
+        yield started
 
 
 _databases = iter(range(1, 10_000))

@@ -22,7 +22,7 @@ import pytest
 from arbiter.director_store import DirectorStore
 from arbiter.store import Store
 from engines import load_rules
-from tests.director.conftest import free_port
+from tests.director.postgres import free_port
 from tests.director.tables import greedy_wari_game, write_pictures, write_profile
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -12,7 +12,7 @@ from arbiter.director_store import DirectorStore
 from arbiter.outbox import Outbox
 from arbiter.store import Store, StoreError
 from engines import load_rules
-from tests.director.conftest import free_port
+from tests.director.postgres import free_port
 from webui.director_app import create_director_app
 
 WARI = load_rules({"game": "wari"})
