@@ -1,52 +1,71 @@
 """Minimum-cost assignment (Hungarian method) for matching discs, colours and towers.
 
 Kept here rather than importing SciPy: Arbiter's run-time dependencies are NumPy, OpenCV and
-Flask, and the matrices involved are tiny (at most a few dozen rows).
+Flask, and the matrices involved are tiny (at most a few dozen rows). Plain Python floats: on
+matrices this small each NumPy call would cost more than its arithmetic (the judge solves one
+for every candidate position it weighs). The steps are NumPy's element-wise ones in the same
+order, so the pairs and every potential come out the same to the last bit.
 """
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
+_INF = math.inf
 
-def assign(cost: np.ndarray) -> list[tuple[int, int]]:
+
+def assign(cost) -> list[tuple[int, int]]:
     """Pairs (row, column) of least total cost; every row of the smaller side gets a partner."""
     cost = np.asarray(cost, dtype=float)
     if cost.size == 0:
         return []
     transposed = cost.shape[0] > cost.shape[1]
-    matrix = cost.T if transposed else cost
-    rows, cols = matrix.shape
+    return assign_rows((cost.T if transposed else cost).tolist(), transposed)
+
+
+def assign_rows(matrix: list[list[float]], transposed: bool = False) -> list[tuple[int, int]]:
+    """`assign` of a matrix given as rows of floats, no more rows than columns (`transposed`:
+    the pairs are given as (column, row))."""
+    rows, cols = len(matrix), len(matrix[0])
     # Shortest augmenting paths with potentials (the O(rows^2 * cols) form of Kuhn-Munkres);
-    # index 0 is a virtual column/row so the arrays below are 1-based.
-    u = np.zeros(rows + 1)
-    v = np.zeros(cols + 1)
-    row_of_col = np.zeros(cols + 1, dtype=int)
-    way = np.zeros(cols + 1, dtype=int)
+    # index 0 is a virtual column/row so the lists below are 1-based.
+    u = [0.0] * (rows + 1)
+    v = [0.0] * (cols + 1)
+    row_of_col = [0] * (cols + 1)
+    way = [0] * (cols + 1)
     for row in range(1, rows + 1):
         row_of_col[0] = row
         col = 0
-        min_slack = np.full(cols + 1, np.inf)
-        used = np.zeros(cols + 1, dtype=bool)
+        min_slack = [_INF] * (cols + 1)
+        used, free = [0], list(range(1, cols + 1))  # columns, in increasing order
         while row_of_col[col] != 0:
-            used[col] = True
             current_row = row_of_col[col]
-            slack = matrix[current_row - 1] - u[current_row] - v[1:]
-            free = ~used[1:]
-            better = free & (slack < min_slack[1:])
-            min_slack[1:][better] = slack[better]
-            way[1:][better] = col
-            candidates = np.where(free, min_slack[1:], np.inf)
-            next_col = int(np.argmin(candidates)) + 1
-            delta = candidates[next_col - 1]
-            u[row_of_col[used]] += delta
-            v[used] -= delta
-            min_slack[1:][free] -= delta
+            costs, shift = matrix[current_row - 1], u[current_row]
+            delta, next_col = _INF, 0
+            for c in free:
+                slack = costs[c - 1] - shift - v[c]
+                if slack < min_slack[c]:
+                    min_slack[c] = slack
+                    way[c] = col
+                if min_slack[c] < delta:
+                    delta, next_col = min_slack[c], c
+            if next_col == 0:  # nothing below inf: NumPy's argmin picks the first column
+                next_col = 1
+            for c in used:
+                u[row_of_col[c]] += delta
+                v[c] -= delta
+            for c in free:
+                min_slack[c] -= delta
             col = next_col
+            if col in free:
+                used.append(col)
+                free.remove(col)
         while col:
             previous = way[col]
             row_of_col[col] = row_of_col[previous]
             col = previous
-    pairs = [(int(row_of_col[c]) - 1, c - 1) for c in range(1, cols + 1) if row_of_col[c]]
+    pairs = [(row_of_col[c] - 1, c - 1) for c in range(1, cols + 1) if row_of_col[c]]
     if transposed:
         pairs = [(c, r) for r, c in pairs]
     return sorted(pairs)

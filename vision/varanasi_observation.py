@@ -3,11 +3,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
 from engines.errors import ArbiterError
-from vision.varanasi_assignment import assign
+from vision.varanasi_assignment import assign_rows
 from vision.varanasi_params import MISSING_DISC_LOG, PROBABILITY_FLOOR
 
 
@@ -43,22 +44,47 @@ class TowerReading:
 
         Plain floats and `math`: this runs hundreds of thousands of times for one verdict, where
         NumPy's calls on single numbers cost more than the arithmetic."""
-        key = tuple(sorted(codes.items()))
+        return self.keyed_log_likelihood(tuple(sorted(codes.items())), codes)
+
+    def keyed_log_likelihood(self, key: tuple, codes: dict[int, str]) -> float:
+        """`log_likelihood(codes)`, `key` being its sorted items (made once per candidate stack)."""
         score = self._scores.get(key)
         if score is None:
             score = self._scores[key] = self._log_likelihood(codes)
         return score
 
     def _log_likelihood(self, codes: dict[int, str]) -> float:
+        logs, sizes = self._slot_logs
         total = 0.0
+        for size, present, absent, colour_logs in logs:
+            if size in codes:
+                total += present + colour_logs[codes[size]]
+            else:
+                total += absent
+        bigger = [size for size in codes if size not in sizes]
+        return total + MISSING_DISC_LOG * len(bigger)
+
+    @cached_property
+    def _slot_logs(self) -> tuple[list, set]:
+        """Per slot: its size, log presence, log absence and the log of a colour's probability
+        (each as `_log_likelihood` adds them); and the sizes of the slots."""
+        logs = []
         for slot in self.slots:
             presence = min(max(float(slot.presence), PROBABILITY_FLOOR), 1 - PROBABILITY_FLOOR)
-            if slot.size in codes:
-                total += math.log(presence) + math.log(slot.colour_probability(codes[slot.size]))
-            else:
-                total += math.log(1 - presence)
-        bigger = [size for size in codes if size not in {slot.size for slot in self.slots}]
-        return total + MISSING_DISC_LOG * len(bigger)
+            logs.append((slot.size, math.log(presence), math.log(1 - presence), _ColourLogs(slot)))
+        return logs, {slot.size for slot in self.slots}
+
+
+class _ColourLogs(dict):
+    """log P(colour) of one slot, worked out on first asking."""
+
+    def __init__(self, slot: DiscReading):
+        super().__init__()
+        self.slot = slot
+
+    def __missing__(self, name: str) -> float:
+        value = self[name] = math.log(self.slot.colour_probability(name))
+        return value
 
 
 @dataclass(frozen=True)
@@ -66,6 +92,9 @@ class VaranasiObservation:
     towers: tuple[TowerReading, ...]
     scene_confidence: float
     note: str | None = None
+    # Per observation: what every candidate shares (the towers seen, what each costs left
+    # unexplained), and the score of each candidate already weighed.
+    _memo: dict = field(default_factory=dict, compare=False, repr=False)
 
     def stacks(self) -> list[list[str]]:
         ordered = sorted((t for t in self.towers if t.discs), key=lambda t: t.discs[0].centre[0])
@@ -134,16 +163,36 @@ class VaranasiObservation:
         discs' presence says.
         """
         stacks = _candidate_stacks(state_json)
-        seen = [t for t in self.towers if t.discs]
-        empty = np.array([t.log_likelihood({}) for t in seen])
+        known = tuple(tuple(sorted(stack.items())) for stack in stacks)
+        scores = self._memo.setdefault("scores", {})
+        total = scores.get(known)
+        if total is None:
+            total = scores[known] = self._log_likelihood(stacks, known)
+        return total
+
+    def _log_likelihood(self, stacks: list[dict[int, str]], keys: tuple) -> float:
+        if "seen" not in self._memo:
+            seen = [t for t in self.towers if t.discs]
+            empty = np.array([t.log_likelihood({}) for t in seen])
+            self._memo["seen"] = (seen, empty.tolist(), empty.sum())
+        seen, empty, empty_sum = self._memo["seen"]
         missing = np.array([MISSING_DISC_LOG * len(stack) for stack in stacks])
-        total = float(empty.sum() + missing.sum())
+        total = float(empty_sum + missing.sum())
         if seen and stacks:
-            gain = np.array([
-                [t.log_likelihood(stack) - empty[i] - missing[j] for j, stack in enumerate(stacks)]
-                for i, t in enumerate(seen)
-            ])
-            total += sum(max(0.0, gain[i, j]) for i, j in assign(-gain))
+            # Python floats, subtracted in the order NumPy would: the same bits, without a NumPy
+            # call per number.
+            missing = missing.tolist()
+            gain = [[t.keyed_log_likelihood(key, stack) - empty[i] - missing[j]
+                     for j, (key, stack) in enumerate(zip(keys, stacks))]
+                    for i, t in enumerate(seen)]
+            if len(seen) > len(stacks):
+                pairs = assign_rows([[-row[j] for row in gain] for j in range(len(stacks))], transposed=True)
+            else:
+                pairs = assign_rows([[-value for value in row] for row in gain])
+            matched = 0.0
+            for i, j in pairs:
+                matched += max(0.0, gain[i][j])
+            total += matched
         return total
 
 
