@@ -190,7 +190,7 @@ def cmd_director_token(args) -> int:
     from arbiter.director_store import DirectorStore
 
     with DirectorStore(args.db) as store:
-        print(store.issue_token(args.table), flush=True)
+        print(store.new_token(args.table), flush=True)
     return 0
 
 

@@ -7,7 +7,7 @@ and an event that would leave a gap is refused, so the director always holds a t
 1..acked and tells the table `acked`. Each batch is one transaction, with the table's row locked,
 so its events, the table's board and its finished games change together or not at all.
 
-Tokens are stored as SHA-256 hashes only: the token itself is printed once, when it is issued.
+Tokens are stored as SHA-256 hashes only: the token itself is printed once, when it is made.
 """
 from __future__ import annotations
 
@@ -153,7 +153,7 @@ class DirectorStore:
         return self.engine.begin()
 
     # Tokens ------------------------------------------------------------------------------------
-    def issue_token(self, table: str) -> str:
+    def new_token(self, table: str) -> str:
         """A new token for `table` (one that replaces its earlier token, which stops working)."""
         table = check_table_name(table)
         token = secrets.token_urlsafe(24)
@@ -174,7 +174,7 @@ class DirectorStore:
         row = conn.execute(sa.select(tables.c.token_hash, tables.c.acked).where(tables.c.name == table)
                            .with_for_update()).first()
         if row is None:
-            raise TokenRefused(f"no table named {table!r} has joined: issue its token with "
+            raise TokenRefused(f"no table named {table!r} has joined: give it a token with "
                                f"`arbiter director token --table {table}`")
         if not token or not hmac.compare_digest(row.token_hash, token_hash(token)):
             raise TokenRefused(f"this token does not belong to table {table!r}")

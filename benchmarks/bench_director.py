@@ -108,7 +108,7 @@ def director_process(db: str, port: int, log: Path):
 
 def make_tables(folder: Path, db: str, url: str, prefix: str, count: int, first_seed: int) -> list[SimulatedTable]:
     with DirectorStore(db) as store:
-        tokens = [store.issue_token(f"{prefix}{number:02d}") for number in range(count)]
+        tokens = [store.new_token(f"{prefix}{number:02d}") for number in range(count)]
     return [SimulatedTable(folder, f"{prefix}{number:02d}", first_seed + number, url, tokens[number])
             for number in range(count)]
 

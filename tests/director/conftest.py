@@ -20,7 +20,7 @@ URL_VARIABLE = "ARBITER_TEST_POSTGRES_URL"
 
 @pytest.fixture(scope="session")
 def postgres_server():
-    """A PostgreSQL server URL for the session (the server, when started here, is stopped after)."""
+    """A PostgreSQL server URL for the whole test run (a server started here is shut down after it)."""
     url = os.environ.get(URL_VARIABLE)
     if url:
         yield url

@@ -1,7 +1,7 @@
 """Simulated tables for the director's tests and benchmark: Wari games as folders of pictures
 that `arbiter run --camera folder:DIR` judges, drawn by the synthetic renderer (no ../shared).
 
-Every table sits in the same simulated session (camera, lamp, board), so one calibration profile
+Every table sits in the same simulated room (camera, lamp, board), so one calibration profile
 serves them all; each plays its own game, moves chosen to capture the most so that it ends in
 a few dozen moves.
 """
@@ -17,7 +17,7 @@ from calibration import calibrate
 from device.simulated import simulated_table
 from engines import load_rules
 
-SESSION = 4  # the simulated session the tracker's own end-to-end test judges cleanly
+ROOM = 4  # the simulated room (device.simulated seed) the tracker's own end-to-end test judges cleanly
 
 
 def greedy_wari_game(seed: int, max_plies: int = 60) -> list:
@@ -36,9 +36,9 @@ def greedy_wari_game(seed: int, max_plies: int = 60) -> list:
 
 
 def write_profile(folder: Path) -> Path:
-    """The session's calibration profile, as `arbiter calibrate wari` would write it."""
+    """The room's calibration profile, as `arbiter calibrate wari` would write it."""
     rules = load_rules({"game": "wari"})
-    table = simulated_table("wari", SESSION)
+    table = simulated_table("wari", ROOM)
     profile = calibrate("wari", table.calibration_picture(rules.start().to_json(), shot=99))
     path = folder / "wari-profile.json"
     path.write_text(json.dumps(profile))
@@ -47,7 +47,7 @@ def write_profile(folder: Path) -> Path:
 
 def write_pictures(folder: Path, states: list, first: int = 0) -> Path:
     """Pictures of `states[first:]` in `folder`, named so that they sort in play order."""
-    table = simulated_table("wari", SESSION)
+    table = simulated_table("wari", ROOM)
     folder.mkdir(parents=True, exist_ok=True)
     for number, state in enumerate(states[first:], start=first):
         cv2.imwrite(str(folder / f"{number:03d}.jpg"), table.picture(state.to_json(), shot=number),

@@ -24,7 +24,7 @@ def post(client, table, events, token):
 
 def test_posting_acknowledging_and_refusing(store):
     client = create_director_app(store).test_client()
-    token_a, token_b = store.issue_token("A"), store.issue_token("B")
+    token_a, token_b = store.new_token("A"), store.new_token("B")
     events = wari_game_events(3)
     answer = post(client, "A", events, token_a)
     assert answer.status_code == 200 and answer.get_json() == {"table": "A", "acked": 4}
@@ -52,13 +52,13 @@ def test_bad_requests_get_a_message(store, data, content_type, status, fragment)
 
 def test_the_page_shows_every_table_and_the_standings(store):
     client = create_director_app(store).test_client()
-    token = store.issue_token("Table 1")
+    token = store.new_token("Table 1")
     events = wari_game_events(2) + [game_result(4, "north", {"south": 3, "north": 25})]
     post(client, "Table 1", events, token)
     illegal = wari_game_events(1, players=("Esi", "Yaw"))
     illegal.append({**illegal[-1], "seq": 3, "row": {**illegal[-1]["row"], "id": 7, "verdict": "illegal",
                                                       "reason": "<b>pit c</b> was empty"}})
-    post(client, "Table 2", illegal, store.issue_token("Table 2"))
+    post(client, "Table 2", illegal, store.new_token("Table 2"))
     page = client.get("/").get_data(as_text=True)
     assert "Table 1" in page and "Ama – Kofi" in page and "Result: north" in page
     assert "Illegal move: &lt;b&gt;pit c&lt;/b&gt; was empty" in page and "<svg" in page
@@ -79,7 +79,7 @@ def test_the_pin_guards_the_page_not_the_tables(store):
     assert client.get("/").status_code == 303
     assert client.get("/api/tables").status_code == 403
     # Tables post with their tokens, without the PIN.
-    assert post(client, "A", wari_game_events(1), store.issue_token("A")).status_code == 200
+    assert post(client, "A", wari_game_events(1), store.new_token("A")).status_code == 200
     unlock_page = client.get("/unlock").get_data(as_text=True)
     token = unlock_page.split('name="csrf_token" value="')[1].split('"')[0]
     assert client.post("/unlock", data={"pin": "000000", "csrf_token": token}).status_code == 403

@@ -30,7 +30,7 @@ def test_a_token_is_printed_once_and_stored_as_a_hash(capsys, director_db):
 
 def test_export_gives_a_tables_current_game_as_a_record(capsys, director_db):
     with DirectorStore(director_db) as store:
-        store.ingest("A", store.issue_token("A"), wari_game_events(4))
+        store.ingest("A", store.new_token("A"), wari_game_events(4))
     code, out, _ = run_cli(capsys, "export", "--db", director_db, "--table", "A", "--format", "record")
     record = json.loads(out)
     rules = load_rules(record["rules"])

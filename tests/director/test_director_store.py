@@ -17,7 +17,7 @@ def store(director_db):
 
 
 def test_a_batch_is_stored_once_and_acknowledged_again(store):
-    token = store.issue_token("A")
+    token = store.new_token("A")
     batch = wari_game_events(3)
     assert store.ingest("A", token, batch) == 4
     assert store.ingest("A", token, batch) == 4  # a resend after a lost acknowledgement
@@ -27,7 +27,7 @@ def test_a_batch_is_stored_once_and_acknowledged_again(store):
 
 
 def test_a_gap_is_refused_and_what_came_before_it_is_kept(store):
-    token = store.issue_token("A")
+    token = store.new_token("A")
     batch = wari_game_events(5)
     with pytest.raises(SequenceGap) as refused:
         store.ingest("A", token, batch[2:])
@@ -40,7 +40,7 @@ def test_a_gap_is_refused_and_what_came_before_it_is_kept(store):
 
 
 def test_a_token_posts_only_for_its_own_table(store):
-    token_a, token_b = store.issue_token("A"), store.issue_token("B")
+    token_a, token_b = store.new_token("A"), store.new_token("B")
     with pytest.raises(TokenRefused, match="does not belong to table 'B'"):
         store.ingest("B", token_a, wari_game_events(1))
     with pytest.raises(TokenRefused, match="no table named 'C'"):
@@ -52,8 +52,8 @@ def test_a_token_posts_only_for_its_own_table(store):
 
 
 def test_a_new_token_replaces_the_old_one(store):
-    old = store.issue_token("A")
-    new = store.issue_token("A")
+    old = store.new_token("A")
+    new = store.new_token("A")
     assert old != new
     with pytest.raises(TokenRefused):
         store.ingest("A", old, wari_game_events(1))
@@ -61,7 +61,7 @@ def test_a_new_token_replaces_the_old_one(store):
 
 
 def test_tables_boards_standings_and_records(store, director_db):
-    tokens = {name: store.issue_token(name) for name in ("A", "B")}
+    tokens = {name: store.new_token(name) for name in ("A", "B")}
     store.ingest("A", tokens["A"], wari_game_events(3) + [game_result(5, "south", {"south": 26, "north": 10})])
     illegal = wari_game_events(2, players=("Esi", "Yaw"))
     illegal.append({**illegal[-1], "seq": 4, "row": {**illegal[-1]["row"], "id": 9, "verdict": "illegal",

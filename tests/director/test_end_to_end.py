@@ -99,7 +99,7 @@ def test_a_round_reaches_the_director_whole_through_a_power_cut_and_an_outage(ro
     folder, profile, games = round_folders
     backend = "sqlite" if "://" not in director_db else "postgresql"
     with DirectorStore(director_db) as store:
-        tokens = {table: store.issue_token(table) for table in TABLES}
+        tokens = {table: store.new_token(table) for table in TABLES}
     port = free_port()
     url = f"http://127.0.0.1:{port}"
     processes: list[subprocess.Popen] = []

@@ -92,7 +92,7 @@ def test_each_record_commits_with_its_event_or_not_at_all(tmp_path):
 
 def test_events_reach_the_director_once_in_order_through_an_outage(tmp_path, director):
     db = tmp_path / "table.sqlite3"
-    token = director.store.issue_token("A")
+    token = director.store.new_token("A")
     statuses = []
     with Store(db) as store:
         outbox = Outbox(db, "A", director.url, token, on_status=statuses.append, retry=0.05, retry_max=0.2)
@@ -118,7 +118,7 @@ def test_events_reach_the_director_once_in_order_through_an_outage(tmp_path, dir
 
 def test_a_restarted_table_numbers_on_and_a_lost_acknowledgement_sends_no_duplicate(tmp_path, director):
     db = tmp_path / "table.sqlite3"
-    token = director.store.issue_token("A")
+    token = director.store.new_token("A")
     director.start()
     with Store(db) as store:
         outbox = Outbox(db, "A", director.url, token, retry=0.05, retry_max=0.2)
@@ -145,7 +145,7 @@ def test_a_restarted_table_numbers_on_and_a_lost_acknowledgement_sends_no_duplic
 
 def test_a_wrong_token_is_reported_and_nothing_is_lost(tmp_path, director):
     db = tmp_path / "table.sqlite3"
-    director.store.issue_token("A")
+    director.store.new_token("A")
     director.start()
     statuses = []
     with Store(db) as store:
