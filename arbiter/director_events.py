@@ -134,6 +134,33 @@ def to_move_of(board: dict) -> str | None:
     return rules.side_name(side)
 
 
+def result_line(board: dict) -> str | None:
+    """A finished game's result in words: "Kofi won, 26 to 10" (the winner's score first),
+    "Drawn, 24 to 24"."""
+    result = board.get("result")
+    if not result:
+        return None
+    try:
+        rules = load_rules(board["rules"])
+    except (ArbiterError, KeyError, TypeError):
+        return "Over"
+    names = board.get("players") or []
+    scores = result.get("scores") or {}
+    by_seat = [scores.get(side if isinstance(side, str) else str(side)) for side in rules.sides]
+    score_text = " to ".join(f"{score:g}" for score in by_seat if isinstance(score, (int, float)))
+    winner = result.get("winner")
+    if winner is None:
+        return f"Drawn, {score_text}" if score_text else "Drawn"
+    sides = [side if isinstance(side, str) else str(side) for side in rules.sides]
+    seat = sides.index(str(winner)) if str(winner) in sides else None
+    if seat is not None and isinstance(by_seat[seat], (int, float)):
+        others = [score for number, score in enumerate(by_seat) if number != seat and isinstance(score, (int, float))]
+        score_text = " to ".join(f"{score:g}" for score in [by_seat[seat], *others])
+    name = names[seat] if seat is not None and seat < len(names) else rules.side_name(rules.sides[seat]) \
+        if seat is not None else str(winner)
+    return f"{name} won, {score_text}" if score_text else f"{name} won"
+
+
 def result_scores(rules_json: dict, players: list[str], result: dict) -> tuple[float, float] | None:
     """(seat 0's score, seat 1's score) of a two-player game's result, or None where it has none."""
     if len(players) != 2 or not result.get("over"):

@@ -23,7 +23,7 @@ import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
 from arbiter.director_events import (EventError, board_after, check_table_name, current_game_record,
-                                     standings_of, to_move_of)
+                                     result_line, standings_of, to_move_of)
 from arbiter.store import now_iso
 from engines.errors import ArbiterError
 
@@ -260,6 +260,7 @@ class DirectorStore:
                         "match_id": board.get("match_id"), "game_number": board.get("game_number"),
                         "position": board.get("state"), "verdict": board.get("verdict"),
                         "alert": board.get("alert"), "result": board.get("result"),
+                        "result_text": result_line(board) if board else None,
                         "to_move": to_move_of(board) if board else None})
         return out
 

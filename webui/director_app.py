@@ -136,5 +136,9 @@ def with_board(table: dict) -> dict:
             drawn = board_svg(table["position"], None, dict(zip(sides, table["players"])))
         except (ArbiterError, KeyError, TypeError, ValueError, IndexError):
             drawn = None  # a position the drawing cannot take: the summary still shows
-    return {**table, "board_svg": drawn}
+    parts = [table["game"] or "no game yet"]
+    if table["game_number"]:
+        parts.append(f"game {table['game_number']}")
+    parts.append(f"{table['acked']} events")
+    return {**table, "board_svg": drawn, "summary": " · ".join(parts)}
 

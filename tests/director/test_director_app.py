@@ -60,7 +60,7 @@ def test_the_page_shows_every_table_and_the_standings(store):
                                                       "reason": "<b>pit c</b> was empty"}})
     post(client, "Table 2", illegal, store.new_token("Table 2"))
     page = client.get("/").get_data(as_text=True)
-    assert "Table 1" in page and "Ama – Kofi" in page and "Result: north" in page
+    assert "Table 1" in page and "Ama – Kofi" in page and "Kofi won, 25 to 3" in page
     assert "Illegal move: &lt;b&gt;pit c&lt;/b&gt; was empty" in page and "<svg" in page
     assert "Yaw to move" in page
     standings = client.get("/api/standings").get_json()

@@ -96,3 +96,17 @@ def test_tables_boards_standings_and_records(store, director_db):
 def test_batches_that_are_not_what_a_table_sends(body, fragment):
     with pytest.raises(EventError, match=fragment):
         check_batch(body)
+
+
+@pytest.mark.parametrize("rules, result, players, line", [
+    ({"game": "wari"}, {"over": True, "winner": "north", "scores": {"south": 10, "north": 26}}, ["Ama", "Kofi"],
+     "Kofi won, 26 to 10"),
+    ({"game": "wari"}, {"over": True, "winner": None, "scores": {"south": 24, "north": 24}}, ["Ama", "Kofi"],
+     "Drawn, 24 to 24"),
+    ({"game": "wari"}, {"over": True, "winner": "south", "scores": {"south": 25, "north": 3}}, [], "South won, 25 to 3"),
+    ({"game": "varanasi"}, {"over": True, "winner": 1, "scores": {"0": 2, "1": 5}}, ["Esi", "Yaw"], "Yaw won, 5 to 2"),
+])
+def test_a_result_in_words(rules, result, players, line):
+    from arbiter.director_events import result_line
+
+    assert result_line({"rules": rules, "result": result, "players": players}) == line

@@ -18,19 +18,16 @@
     article.className = "director-table" + (t.alert ? " alerted" : "");
     article.dataset.table = t.table;
     article.appendChild(text("h2", "", t.table));
-    article.appendChild(text("p", "players", t.players.length ? t.players.join(" – ") : "players not named"));
+    article.appendChild(text("p", "d-players", t.players.length ? t.players.join(" – ") : "players not named"));
     const board = document.createElement("div");
     board.className = "director-board";
     // The drawing is made by the director's own server, every name in it escaped there.
     if (t.board_svg) board.innerHTML = t.board_svg;
     article.appendChild(board);
-    let summary = (t.game || "") + (t.game_number ? " · game " + t.game_number : "") + " · " + t.acked + " events";
-    article.appendChild(text("p", "summary", summary));
-    let turn = "";
-    if (t.result) turn = "Result: " + (t.result.winner === null ? "draw" : t.result.winner);
-    else if (t.to_move) turn = t.to_move + " to move";
-    article.appendChild(text("p", "turn", turn));
-    article.appendChild(text("p", "alert", t.alert ? "Illegal move: " + t.alert : ""));
+    article.appendChild(text("p", "d-summary", t.summary));
+    const turn = t.result_text || (t.to_move ? t.to_move + " to move" : "");
+    article.appendChild(text("p", "d-turn", turn));
+    article.appendChild(text("p", "d-alert", t.alert ? "Illegal move: " + t.alert : ""));
     return article;
   }
 
