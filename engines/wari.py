@@ -7,17 +7,23 @@ collected when the game ends appear in `outcome().scores`, not on the board.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from itertools import compress
+from operator import add
+from typing import Any, NamedTuple
 
 from engines.base import Explanation, Outcome
 from engines.errors import IllegalMove, MoveError, RulesError, StateError
+from engines.wari_state import PIT_LETTERS, PITS, PLAYERS, ROW, WariMove, WariState, state_after
 
-PLAYERS = ("south", "north")
-PIT_LETTERS = "abcdef"
-PITS = 12
-ROW = 6
+__all__ = ["PIT_LETTERS", "PITS", "PLAYERS", "ROW", "TOTAL_SEEDS", "VARIANTS", "Variant", "WariMove",
+           "WariRules", "WariState", "pit_name"]
+
 TOTAL_SEEDS = 48
 _NEXT = tuple((i + 1) % PITS for i in range(PITS))
+# What a hand of fewer than PITS seeds sown from each pit adds to every pit, by hand size: the
+# hand taken from its pit, one seed in each of the next `hand`.
+_SOWN = tuple(tuple(tuple(-hand if pit == origin else int(0 < (pit - origin) % PITS <= hand) for pit in range(PITS))
+                    for hand in range(PITS)) for origin in range(PITS))
 
 
 @dataclass(frozen=True)
@@ -82,51 +88,13 @@ def _row_seeds(pits: tuple[int, ...], player: int) -> int:
     return sum(pits[player * ROW:player * ROW + ROW])
 
 
-@dataclass(frozen=True)
-class WariMove:
-    player: int  # 0 south, 1 north
-    pit: int  # 0..5 = a..f of the player's own row
-
-    @property
-    def index(self) -> int:
-        return self.player * ROW + self.pit
-
-    def to_json(self) -> dict:
-        return {"player": PLAYERS[self.player], "pit": PIT_LETTERS[self.pit]}
-
-
 _MOVES = tuple(WariMove(i // ROW, i % ROW) for i in range(PITS))
+_ROW_MOVES = (_MOVES[:ROW], _MOVES[ROW:])
+_tuple_new = tuple.__new__
+_set = object.__setattr__
 
 
-@dataclass(frozen=True)
-class WariState:
-    """`seen` holds the (pits, mover) positions since the last capture, the current one excluded:
-    repetition ends the game and only a capture makes earlier positions unreachable."""
-
-    pits: tuple[int, ...]
-    stores: tuple[int, int]
-    mover: int
-    seen: frozenset = frozenset()
-
-    @property
-    def to_move(self) -> str:
-        return PLAYERS[self.mover]
-
-    @property
-    def position(self) -> tuple:
-        return (self.pits, self.mover)
-
-    def to_json(self) -> dict:
-        obj = {"game": "wari", "pits": list(self.pits), "stores": list(self.stores),
-               "to_move": self.to_move}
-        if self.seen:
-            obj["seen"] = [{"pits": list(pits), "to_move": PLAYERS[mover]}
-                           for pits, mover in sorted(self.seen)]
-        return obj
-
-
-@dataclass(frozen=True)
-class _Sowing:
+class _Sowing(NamedTuple):
     """What one move does to the board, before the legality rules that look at it."""
 
     pits: tuple[int, ...]
@@ -147,6 +115,11 @@ class WariRules:
 
     def __init__(self, variant: Variant):
         self.variant = variant
+        # What each ply asks of the variant, looked up once.
+        self._plain_drop = variant.full_pit is None and variant.capture != "four"
+        self._capture_anywhere = variant.capture_side == "any"
+        self._slam_illegal = variant.grand_slam == "illegal"
+        self._must_feed = variant.must_feed is not None
 
     # ---- rules object -------------------------------------------------------------------
     @classmethod
@@ -225,30 +198,50 @@ class WariRules:
 
     # ---- playing ------------------------------------------------------------------------
     def legal_moves(self, state: WariState) -> list[WariMove]:
-        if self._score_ended(state) or state.position in state.seen:
+        south, north = state.stores
+        if south > TOTAL_SEEDS // 2 or north > TOTAL_SEEDS // 2 or south == north == TOTAL_SEEDS // 2 or (
+                self.variant.end_at_or_below is not None and self._score_ended(state)):
             return []
-        mover = state.mover
-        moves = [_MOVES[i] for i in _row(mover) if state.pits[i]]
-        if self.variant.grand_slam == "illegal":
-            # Only a move reaching the opponent's row can capture there: sow just those.
-            moves = [m for m in moves if state.pits[m.index] < ROW - m.pit
-                     or not self._sow(state, m.index).grand_slam]
-        if self._must_feed_now(state):
-            feeding = [m for m in moves if self._feeds(self._sow(state, m.index), mover)]
+        pits, mover, line = state.pits, state.mover, state._line
+        if line is not None and line.index.get((pits, mover), state._depth) < state._depth:
+            return []  # a position repeated (`state.repeated()`, without keeping the answer)
+        own = mover * ROW
+        moves = list(compress(_ROW_MOVES[mover], pits[own:own + ROW]))
+        free = True  # every move from a pit holding seeds is legal
+        if self._slam_illegal:
+            kept = self._without_grand_slams(state, moves)
+            free, moves = len(kept) == len(moves), kept
+        if self._must_feed and not any(pits[ROW - own:PITS - own]):
+            feeding = [m for m in moves if any(self._sown(state, m.index)[0][ROW - own:PITS - own])]
             if feeding or self.variant.must_feed == "or-end":
-                return feeding
+                free, moves = free and len(feeding) == len(moves), feeding
+        if free:
+            _set(state, "_free_under", self)
         return moves
 
+    def _without_grand_slams(self, state: WariState, moves: list[WariMove]) -> list[WariMove]:
+        """The moves that take no grand slam, sowing only those that might."""
+        pits, own = state.pits, state.mover * ROW
+        full = max(pits[ROW - own:PITS - own]) >= 4
+        if self._capture_anywhere:
+            return [m for m in moves if not self._sown(state, m.index)[2]]
+        if full and max(pits[own:own + ROW]) < PITS:
+            return moves  # a pit of 4 or more on the opponent's row, and no move laps
+        return [m for m in moves if _no_grand_slam(pits, m.index, full) or not self._sown(state, m.index)[2]]
+
     def apply(self, state: WariState, move: WariMove) -> WariState:
+        if state._free_under is self and move.player == state.mover and state.pits[move.index]:
+            pits, stores, _ = self._sown(state, move.index)  # legal_moves found every such move legal
+            return state_after(state, pits, stores)
         # A move of the player to move from a pit holding seeds is legal unless the game is over,
         # it would take a grand slam the variant forbids, or it starves an opponent who must be
         # fed: checked on its own sowing, without sowing every other move as legal_moves does.
         if (move.player == state.mover and state.pits[move.index] and not self._score_ended(state)
-                and state.position not in state.seen):
+                and not state.repeated()):
             sowing = self._sow(state, move.index)
-            if (not (sowing.grand_slam and self.variant.grand_slam == "illegal")
+            if (not (sowing.grand_slam and self._slam_illegal)
                     and (not self._must_feed_now(state) or self._feeds(sowing, state.mover))):
-                return self._after(state, sowing)
+                return state_after(state, sowing.pits, sowing.stores)
         legal = self.legal_moves(state)
         if move in legal:
             return self._after(state, self._sow(state, move.index))
@@ -260,13 +253,12 @@ class WariRules:
             raise IllegalMove(f"{self.notation(move)} is empty")
         raise IllegalMove(self._refusal(state, move, self._sow(state, move.index)))
 
-    def _after(self, state: WariState, sowing: _Sowing) -> WariState:
-        captured = sowing.stores != state.stores
-        seen = frozenset() if captured else state.seen | {state.position}
-        return WariState(sowing.pits, sowing.stores, 1 - state.mover, seen)
+    @staticmethod
+    def _after(state: WariState, sowing: _Sowing) -> WariState:
+        return state_after(state, sowing.pits, sowing.stores)
 
     def _must_feed_now(self, state: WariState) -> bool:
-        return self.variant.must_feed is not None and not _row_seeds(state.pits, 1 - state.mover)
+        return self._must_feed and not _row_seeds(state.pits, 1 - state.mover)
 
     @staticmethod
     def _feeds(sowing: _Sowing, mover: int) -> bool:
@@ -282,25 +274,40 @@ class WariRules:
 
     def _sow(self, state: WariState, origin: int) -> _Sowing:
         """Sow the pit at origin for its owner and make the captures the variant gives."""
-        variant = self.variant
-        pits = list(state.pits)
-        stores = list(state.stores)
+        return _tuple_new(_Sowing, self._sown(state, origin))
+
+    def _sown(self, state: WariState, origin: int) -> tuple:
+        """`_sow` as a plain tuple (pits, stores, grand_slam)."""
+        hand = state.pits[origin]
+        if hand < PITS and self._plain_drop:
+            # Less than a lap, nothing passed over, nothing taken on the way: one seed in each of
+            # the next `hand` pits.
+            pits = tuple(map(add, state.pits, _SOWN[origin][hand]))
+            last, stores = (origin + hand) % PITS, state.stores
+            if pits[last] not in (2, 3):
+                return pits, stores, False
+            pits = list(pits)
+        else:
+            pits, stores = list(state.pits), list(state.stores)
+            pits[origin] = 0
+            fours = self.variant.capture == "four"
+            last = self._drop(pits, stores, origin, hand, fours)
+            if fours:
+                return self._relay_fours(pits, stores, origin // ROW, last)
+            stores = (stores[0], stores[1])
         mover = origin // ROW
-        fours = variant.capture == "four"
-        hand, pits[origin] = pits[origin], 0
-        last = self._drop(pits, stores, origin, hand, fours)
-        if fours:
-            return self._relay_fours(pits, stores, mover, last)
         grand_slam = False
-        if variant.capture_side == "any" or last // ROW != mover:
+        if self._capture_anywhere or last // ROW != mover:
             taken = self.capture_chain(pits, last, mover)
             grand_slam = any(i // ROW != mover for i in taken) and all(
                 i in taken or not pits[i] for i in _row(1 - mover))
-            if not (grand_slam and variant.grand_slam == "nothing"):
+            if not (grand_slam and self.variant.grand_slam == "nothing"):
+                stores = list(stores)
                 stores[mover] += sum(pits[i] for i in taken)
                 for i in taken:
                     pits[i] = 0
-        return _Sowing(tuple(pits), (stores[0], stores[1]), grand_slam)
+                stores = (stores[0], stores[1])
+        return tuple(pits), stores, grand_slam
 
     def _drop(self, pits: list, stores: list, start: int, hand: int, fours: bool) -> int:
         """Drop `hand` seeds one per pit after `start`; returns the last pit sown."""
@@ -342,7 +349,7 @@ class WariRules:
                 stores[mover] += 4
                 break
             last = self._drop(pits, stores, last, 4, True)
-        return _Sowing(tuple(pits), (stores[0], stores[1]), False)
+        return tuple(pits), (stores[0], stores[1]), False
 
     # ---- end of the game ----------------------------------------------------------------
     def _score_ended(self, state: WariState) -> bool:
@@ -444,6 +451,20 @@ class WariRules:
         player = next(p for p in (move.player, 1 - move.player) if sowing.stores[p] != stores[p])
         return (f"{PLAYERS[player].capitalize()}'s store should hold {_seeds(sowing.stores[player])} "
                 f"{sown}, the board shows {stores[player]}{hint}")
+
+
+def _no_grand_slam(pits: tuple, origin: int, full: bool) -> bool:
+    """True where sowing `origin` surely takes no grand slam (captures on the opponent's row only),
+    without sowing it: a move short of the opponent's row captures nothing there; a sowing of less
+    than a lap adds at most one seed to a pit, so it takes no row with a pit of 4 or more (`full`),
+    nor one with seeds beyond its last pit, which it does not reach."""
+    hand = pits[origin]
+    if hand < ROW - origin % ROW:
+        return True
+    if hand >= PITS:
+        return False
+    last = (origin + hand) % PITS
+    return full or last // ROW == origin // ROW or any(pits[last + 1:(last // ROW + 1) * ROW])
 
 
 def _seeds(count: int) -> str:
