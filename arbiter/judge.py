@@ -83,6 +83,9 @@ class Verdict:
     confidence: float = 1.0
     # Taken in doubt (ASK_ODDS): where the table is in doubt, e.g. "South's store".
     doubt: str | None = None
+    # Flagged or taken in doubt: the position (JSON) the nearest legal explanation leaves, which
+    # the picture is marked against where it differs.
+    expected: dict | None = None
 
     @property
     def legal(self) -> bool:
@@ -269,8 +272,9 @@ class Judge:
         if doubted:
             (kind, state, moves), doubt = max(doubted, key=lambda pair: score(pair[0][1]))
             return self._in_doubt(observation, current, self._verdict(kind, state, reading, moves), reading, doubt)
-        return Verdict(ILLEGAL, current, reading,
-                       reason=self._illegal_reason(current, observation.best_reading(followed)))
+        nearest = max([current] + [state for state, _ in successors], key=score)
+        return Verdict(ILLEGAL, current, reading, reason=self._illegal_reason(current, observation.best_reading(followed)),
+                       expected=nearest.to_json())
 
     def _in_doubt(self, observation, current, verdict: Verdict, reading: dict, doubt: str) -> Verdict:
         """A legal verdict the picture does not quite bear out, taken with a question for the
@@ -287,7 +291,7 @@ class Judge:
             return verdict
         note = (f"{STILL_UNSURE}: {reason}" if where == self.doubt
                 else f"{UNSURE}: {reason}; please check the table")
-        return replace(verdict, note=note, doubt=where)
+        return replace(verdict, note=note, doubt=where, expected=verdict.state.to_json())
 
     def _bar(self, observation, best: float) -> float:
         """The log-likelihood a legal explanation must reach: that of the likeliest other

@@ -193,11 +193,12 @@ class Tracker:
         if not verdict.legal:
             if self._pending_illegal is not None and self._pending_illegal.recognised == verdict.recognised:
                 return  # the same wrong table seen again after a hand came and went: alerted already
-            before = self._marked(self._last_stable.frame, self._last_stable.observation) if self._last_stable else None
+            before = (self._marked(self._last_stable.frame, self._last_stable.observation, self.judge.state)
+                      if self._last_stable else None)
             record_state = verdict.state.to_json() if verdict.state is not None else verdict.recognised
             record = self.store.log(self.game_id, ILLEGAL, record_state, move=transition["moves"] or None,
                                     reason=verdict.reason, recognised=verdict.recognised,
-                                    snapshots=(before, self._marked(frame, observation)))
+                                    snapshots=(before, self._marked(frame, observation, verdict.expected)))
             self.judge.apply(verdict)
             self._pending_illegal = verdict
             self._publish({"type": "illegal", **transition, "snapshot_before": record.snapshot_before,
@@ -220,11 +221,14 @@ class Tracker:
         self._publish({"type": "transition", **transition, "mover": mover})
         self._finish_if_over()
 
-    def _marked(self, frame, observation):
-        """The picture with its reading drawn on it (`mark`), or as taken."""
+    def _marked(self, frame, observation, expected):
+        """The picture with its reading drawn on it (`mark`), where it differs from the `expected`
+        position (JSON or a state) marked, or the picture as taken."""
         if self._mark is None or frame is None or observation is None:
             return frame
-        return self._mark(frame, observation)
+        if expected is not None and not isinstance(expected, dict):
+            expected = expected.to_json()
+        return self._mark(frame, observation, expected)
 
     def _finish_if_over(self) -> None:
         if not self.judge.over:

@@ -10,9 +10,10 @@ _KNOWN = (80, 220, 80)  # BGR: cubes of the structure before this picture
 _NEW = (0, 170, 255)  # cubes the picture adds to it
 
 
-def draw_overlay(image: np.ndarray, observation: NankuObservation) -> np.ndarray:
+def draw_overlay(image: np.ndarray, observation: NankuObservation, expected: dict | None = None) -> np.ndarray:
     """A copy of the frame with the reading's cubes outlined where the camera sees them; the cubes
-    new since the last position in orange, each top labelled with its level (1 on the table)."""
+    new since the last position in orange, each top labelled with its level (1 on the table).
+    `expected` is not drawn: the new cubes are what a flagged placement is about."""
     canvas = image.copy()
     cubes, pose, scene = observation.drawn_reading()
     scale = canvas.shape[1] / scene.costs.shape[1]

@@ -8,22 +8,30 @@ from vision.varanasi_params import OVERLAY_DOUBT
 
 SURE_BGR = (60, 220, 60)
 DOUBT_BGR = (0, 140, 255)
+WRONG_BGR = (40, 40, 230)  # a tower the expected position does not hold
 TEXT_BGR = (255, 255, 255)
 
 
-def draw_overlay(image: np.ndarray, observation) -> np.ndarray:
+def draw_overlay(image: np.ndarray, observation, expected: dict | None = None) -> np.ndarray:
     """A copy of `image` with each recognised disc's circle and code, doubtful ones in orange.
 
-    `observation` is a `VaranasiObservation` or its `to_json()` dict.
+    `observation` is a `VaranasiObservation` or its `to_json()` dict. Given the `expected`
+    position (JSON), towers read as no tower of it are drawn in red, thicker.
     """
     data = observation if isinstance(observation, dict) else observation.to_json()
     canvas = image.copy()
     scale = max(1.0, canvas.shape[1] / 1280)
+    unmatched = [list(tower) for tower in expected.get("stacks", [])] if expected else None
     for tower in data.get("evidence", {}).get("towers", []):
+        codes = [disc["code"] for disc in tower["discs"]]
+        wrong = unmatched is not None and codes not in unmatched
+        if unmatched is not None and not wrong:
+            unmatched.remove(codes)
         for disc in tower["discs"]:
             centre = (int(round(disc["centre"][0])), int(round(disc["centre"][1])))
-            colour = SURE_BGR if disc["confidence"] >= OVERLAY_DOUBT else DOUBT_BGR
-            cv2.circle(canvas, centre, int(round(disc["radius"])), colour, max(1, int(scale)), cv2.LINE_AA)
+            colour = WRONG_BGR if wrong else SURE_BGR if disc["confidence"] >= OVERLAY_DOUBT else DOUBT_BGR
+            cv2.circle(canvas, centre, int(round(disc["radius"])), colour, max(1, int(scale)) * (3 if wrong else 1),
+                       cv2.LINE_AA)
         if tower["discs"]:
             bottom = tower["discs"][0]
             label = " ".join(d["code"] for d in tower["discs"])

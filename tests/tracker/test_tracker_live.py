@@ -77,9 +77,12 @@ def test_the_pictures_of_an_illegal_move_are_saved_with_their_readings_drawn(tmp
     broken = {"game": "varanasi", "stacks": [list(t) for t in states[1].to_json()["stacks"]] + [["4purple"]]}
     drawn = []
 
-    def mark(image, observation):
+    expected = []
+
+    def mark(image, observation, should):
         """Stands in for the recogniser's overlay: a white square, and which reading it drew."""
         drawn.append(observation.to_json()["state"])
+        expected.append(should)
         marked = image.copy()
         marked[:20, :20] = 255
         return marked
@@ -93,6 +96,9 @@ def test_the_pictures_of_an_illegal_move_are_saved_with_their_readings_drawn(tmp
         assert (cv2.imread(illegal[side])[:20, :20] > 200).all()
     # Moves judged legal are saved without pictures: nothing else was drawn.
     assert len(drawn) == 2
+    # Both are marked against a legal position: the one before, and the nearest one after it.
+    assert expected[0]["stacks"] == states[1].to_json()["stacks"]
+    assert expected[1] is not None and expected[1]["game"] == "varanasi"
 
 
 def test_players_accept_the_table_after_an_illegal_move(tmp_path):

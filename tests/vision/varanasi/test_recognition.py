@@ -215,3 +215,15 @@ def test_overlay_draws_on_a_copy(observation):
     assert np.array_equal(image, before)
     assert np.count_nonzero(np.any(drawn != image, axis=2)) > 2000
     assert np.array_equal(draw_overlay(image, observation.to_json()), drawn)
+
+
+def test_overlay_marks_the_towers_the_expected_position_does_not_hold(observation):
+    image = render_table(TOWERS, STANDARD, seed=21)
+    read = observation.to_json()["state"]
+    assert np.array_equal(draw_overlay(image, observation, read), draw_overlay(image, observation))
+    changed_tower = {**read, "stacks": [list(tower) for tower in read["stacks"]]}
+    changed_tower["stacks"][0] = changed_tower["stacks"][0][:-1] or ["1red"]
+    plain, marked = draw_overlay(image, observation), draw_overlay(image, observation, changed_tower)
+    changed = np.any(marked != plain, axis=2)
+    red = changed & (marked[:, :, 2] > 200) & (marked[:, :, 1] < 80) & (marked[:, :, 0] < 80)
+    assert np.count_nonzero(red) > 100

@@ -157,6 +157,25 @@ def test_overlay_draws_on_a_copy(table):
     assert np.count_nonzero(np.any(overlay != image, axis=2)) > 5000
 
 
+def test_overlay_marks_the_pits_read_otherwise_than_expected(table):
+    style, session, profile = table
+    image = render_board(ORDER_PROBE, [0, 0], seed=6, style=style, session=session)
+    observation = recognize(image, profile)
+    expected = {"game": "wari", "pits": list(observation.pits), "stores": list(observation.stores)}
+    plain = draw_overlay(image, observation, expected)
+    expected["pits"][3] += 1
+    marked = draw_overlay(image, observation, expected)
+    assert np.array_equal(plain, draw_overlay(image, observation))  # all as expected: nothing marked
+    # What marking changed is drawn in red, on the pit that differs.
+    changed = np.any(marked != plain, axis=2)
+    red = changed & (marked[:, :, 2] > 200) & (marked[:, :, 1] < 80) & (marked[:, :, 0] < 80)
+    assert np.count_nonzero(red) > 200
+    ys, xs = np.nonzero(red)
+    centre = observation.geometry.to_image(np.array([observation.geometry.centre_in_board(3)]),
+                                           image.shape[1] / observation.geometry.image_size[0])[0]
+    assert abs(np.median(xs) - centre[0]) < 60 and abs(np.median(ys) - centre[1]) < 80
+
+
 def certain(count: int) -> dict[int, float]:
     return {count: 1.0}
 
