@@ -34,6 +34,16 @@ def _shift(cell: Cell, step: Cell, times: int = 1) -> Cell:
     return (cell[0] + times * step[0], cell[1] + times * step[1], cell[2] + times * step[2])
 
 
+def _faces(x: int, y: int, z: int) -> tuple[Cell, ...]:
+    """The six cells sharing a face with (x, y, z), in the order of FACE_STEPS."""
+    return ((x + 1, y, z), (x - 1, y, z), (x, y + 1, z), (x, y - 1, z), (x, y, z + 1), (x, y, z - 1))
+
+
+def _cube(cell: Cell, colour: str) -> "Cube":
+    """Cube(*cell, colour), made without the keyword handling of a named tuple's constructor."""
+    return tuple.__new__(Cube, (*cell, colour))
+
+
 def _below(cell: Cell) -> Cell:
     return (cell[0], cell[1], cell[2] - 1)
 
@@ -132,23 +142,26 @@ class NankuState:
 def is_exposed(cell: Cell, colour_at: Mapping[Cell, str]) -> bool:
     """True when a face of the cube touches an empty cell; the face lying on the table does not
     count. Every empty cell is open to the sky (nothing may overhang it), so it can be seen."""
-    return any(
-        neighbour[2] >= 0 and neighbour not in colour_at
-        for neighbour in (_shift(cell, step) for step in FACE_STEPS)
-    )
+    x, y, z = cell
+    return ((x + 1, y, z) not in colour_at or (x - 1, y, z) not in colour_at or (x, y + 1, z) not in colour_at
+            or (x, y - 1, z) not in colour_at or (x, y, z + 1) not in colour_at
+            or (z > 0 and (x, y, z - 1) not in colour_at))
 
 
 def four_in_lines(colour_at: Mapping[Cell, str]) -> tuple[tuple[str, tuple[Cell, ...]], ...]:
     """Every run of four same-coloured, exposed cubes along one of the 9 line directions, as
     (colour, cells); a longer run gives each of its four-cube windows."""
-    exposed = {cell for cell in colour_at if is_exposed(cell, colour_at)}
+    exposed = {cell: colour for cell, colour in colour_at.items() if is_exposed(cell, colour_at)}
     found = []
     for start in sorted(exposed):
-        colour = colour_at[start]
-        for step in LINE_STEPS:
-            cells = tuple(_shift(start, step, k) for k in range(LINE_LENGTH))
-            if all(cell in exposed and colour_at[cell] == colour for cell in cells):
-                found.append((colour, cells))
+        colour = exposed[start]
+        x, y, z = start
+        for dx, dy, dz in LINE_STEPS:
+            # Cell by cell from the start: most runs end at the first step.
+            if (exposed.get((x + dx, y + dy, z + dz)) == colour
+                    and exposed.get((x + 2 * dx, y + 2 * dy, z + 2 * dz)) == colour
+                    and exposed.get((x + 3 * dx, y + 3 * dy, z + 3 * dz)) == colour):
+                found.append((colour, tuple((x + k * dx, y + k * dy, z + k * dz) for k in range(LINE_LENGTH))))
     return tuple(found)
 
 
@@ -399,31 +412,27 @@ class NankuRules:
         listed; `apply` accepts a first piece anywhere."""
         if self.is_over(state):
             return ()
+        colour_at = state.colour_at
         if not state.pieces:
             shapes = {((0, 0, 0), step) for step in ((1, 0, 0), (0, 1, 0), (0, 0, 1))}
         else:
-            colour_at = state.colour_at
-            frontier = {
-                neighbour
-                for cell in colour_at
-                for neighbour in (_shift(cell, step) for step in FACE_STEPS)
-                if neighbour not in colour_at
-            }
-            # Each shape as its two cells in order, so that a domino is listed once.
+            frontier = {neighbour for x, y, z in colour_at for neighbour in _faces(x, y, z) if neighbour not in colour_at}
+            # Each shape as its two cells in order, so that a domino is listed once; only shapes
+            # of free cells above the table (`placement_problem`'s first checks: they look at
+            # cells, not colours). Every shape holds a frontier cell, which touches the structure
+            # by construction.
             shapes = {(cell, other) if cell < other else (other, cell)
-                      for cell in frontier for other in (_shift(cell, step) for step in FACE_STEPS)}
-        # `placement_problem`'s checks, once per shape: they look at cells, not colours. Every
-        # shape holds a frontier cell, which touches the structure by construction.
-        colour_at = state.colour_at
+                      for cell in frontier if cell[2] >= 0
+                      for other in _faces(*cell) if other[2] >= 0 and other not in colour_at}
         pieces = []
         for first, second in shapes:
-            if first[2] < 0 or second[2] < 0 or first in colour_at or second in colour_at:
-                continue
-            if any(cell[2] > 0 and _below(cell) not in colour_at and _below(cell) not in (first, second)
-                   for cell in (first, second)):
-                continue
-            pieces.append((Cube(*first, WHITE), Cube(*second, BLACK)))
-            pieces.append((Cube(*second, WHITE), Cube(*first, BLACK)))
+            # Each cube on the table, on a cube placed, or on the other cube of the piece.
+            if ((first[2] == 0 or (first[0], first[1], first[2] - 1) in colour_at
+                 or (first[0], first[1], first[2] - 1) == second)
+                    and (second[2] == 0 or (second[0], second[1], second[2] - 1) in colour_at
+                         or (second[0], second[1], second[2] - 1) == first)):
+                pieces.append((_cube(first, WHITE), _cube(second, BLACK)))
+                pieces.append((_cube(second, WHITE), _cube(first, BLACK)))
         # Pieces compare by their (white, black) cubes: sorting the pairs orders them alike.
         pieces.sort()
         return tuple(Place(Piece(white, black)) for white, black in pieces)
