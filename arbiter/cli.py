@@ -311,8 +311,11 @@ def build_parser() -> argparse.ArgumentParser:
     p = command("director", "the director's server: every table's board, live standings", cmd_director)
     p.add_argument("--db", default="director.sqlite3", help="the director's store: a SQLite path or a "
                                                             "postgresql://USER@HOST/DB URL")
-    server_options(p)
-    p.set_defaults(port=8100)
+    p.add_argument("--host", default="127.0.0.1", help="address to serve on: the tables need one on the club's "
+                                                       "network, e.g. 0.0.0.0 (another than loopback needs --pin)")
+    p.add_argument("--port", type=port_number, default=8100, help="TCP port")
+    p.add_argument("--pin", action="store_true", help="require the director's PIN to see the page (tables post "
+                                                      "with their tokens): read from $ARBITER_PIN, else asked for")
     director_sub = p.add_subparsers(dest="director_command", metavar="token",
                                     help="token: print the token a table joins with (without it: serve)")
     t = director_sub.add_parser("token", help="print the token a table joins with (a new one replaces the old)",

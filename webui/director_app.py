@@ -26,8 +26,10 @@ REFRESH_MS = 2000
 INGEST_PATH = "/api/events"
 
 
-def create_director_app(store, *, pin: str | None = None, bind_host: str = "127.0.0.1") -> Flask:
-    """The director's app on `store`; `pin` guards the page (tables post with their tokens)."""
+def create_director_app(store, *, pin: str | None = None, bind_host: str = "127.0.0.1",
+                        refresh_ms: int = REFRESH_MS) -> Flask:
+    """The director's app on `store`; `pin` guards the page (tables post with their tokens);
+    the page asks for the tables again every `refresh_ms`."""
     app = Flask(__name__)
     app.config["MAX_CONTENT_LENGTH"] = MAX_BATCH_BYTES
     app.config["SECRET_KEY"] = secrets.token_bytes(32)
@@ -66,7 +68,7 @@ def create_director_app(store, *, pin: str | None = None, bind_host: str = "127.
     @app.get("/")
     def page():
         return render_template("director.html", tables=[with_board(t) for t in store.tables()],
-                               standings=store.standings(), refresh_ms=REFRESH_MS)
+                               standings=store.standings(), refresh_ms=refresh_ms)
 
     @app.get("/api/tables")
     def api_tables():

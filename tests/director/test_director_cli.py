@@ -55,3 +55,19 @@ def test_a_table_that_cannot_report(capsys, tmp_path, monkeypatch, extra, fragme
     code, _, err = run_cli(capsys, "run", "--game", "wari", "--camera", "usb:0", "--profile", str(profile),
                            "--db", str(tmp_path / "t.sqlite3"), *extra)
     assert code == 2 and err.count("\n") == 1 and fragment in err
+
+
+def test_export_from_a_tables_own_store_picks_that_tables_latest_match(capsys, tmp_path):
+    from arbiter.store import Store
+
+    db = tmp_path / "shared.sqlite3"
+    rules = load_rules({"game": "wari"})
+    with Store(db) as store:
+        for table, players in (("A", ("Ama", "Kofi")), ("B", ("Esi", "Yaw"))):
+            ids = [store.add_player(name) for name in players]
+            game = store.new_game(store.new_match(rules.to_json(), ids, table=table))
+            store.log(game, "start", rules.start().to_json())
+    code, out, _ = run_cli(capsys, "export", "--db", str(db), "--table", "A", "--format", "record")
+    assert code == 0 and json.loads(out)["players"] == ["Ama", "Kofi"]
+    code, _, err = run_cli(capsys, "export", "--db", str(db), "--table", "C", "--format", "record")
+    assert code == 2 and "table 'C' has played no match" in err
