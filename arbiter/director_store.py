@@ -59,6 +59,11 @@ results = sa.Table("director_results", metadata,
                    sa.Column("result", sa.Text, nullable=False))
 
 
+class SequenceConflict(ArbiterError):
+    """Events numbered like ones the director holds but saying something else (HTTP 409): another
+    record store reports under this table's name (a table started over on a new store)."""
+
+
 class DirectorStoreError(ArbiterError):
     """The director's database cannot be opened or written."""
 
@@ -200,6 +205,7 @@ class DirectorStore:
         acked = held = self.check_token(conn, table, token)
         board_row = conn.execute(sa.select(boards.c.body).where(boards.c.table_name == table)).first()
         board = json.loads(board_row.body) if board_row else None
+        self._check_duplicates(conn, table, [event for event in batch if event["seq"] <= held])
         now = time.time()
         new_events, new_results = [], []
         for event in batch:
@@ -234,6 +240,20 @@ class DirectorStore:
                          .values(body=body, last_seq=acked, updated_at=now))
         conn.execute(tables.update().where(tables.c.name == table).values(acked=acked))
         return acked
+
+    def _check_duplicates(self, conn, table: str, resent: list[dict]) -> None:
+        """Events sent again must be the ones held: equal numbers with other contents mean another
+        store is reporting as this table, whose events would otherwise be dropped as duplicates."""
+        if not resent:
+            return
+        rows = conn.execute(sa.select(events.c.seq, events.c.body).where(
+            events.c.table_name == table, events.c.seq.in_([event["seq"] for event in resent])))
+        held = {row.seq: json.loads(row.body) for row in rows}
+        for event in resent:
+            if held.get(event["seq"]) != event:
+                raise SequenceConflict(f"table {table!r}: event {event['seq']} differs from the one the director "
+                                       "holds: another record store reports as this table (give it a new --table "
+                                       "name and token)")
 
     def _locked(self):
         return self._write_lock if self._write_lock is not None else _NO_LOCK

@@ -13,7 +13,7 @@ from flask import Flask, abort, jsonify, redirect, render_template, request, ses
 from werkzeug.exceptions import HTTPException
 
 from arbiter.director_events import EventError, check_batch, check_table_name
-from arbiter.director_store import DirectorStoreError, SequenceGap, TokenRefused
+from arbiter.director_store import DirectorStoreError, SequenceConflict, SequenceGap, TokenRefused
 from engines import load_rules
 from engines.errors import ArbiterError
 from webui import security
@@ -93,6 +93,10 @@ def create_director_app(store, *, pin: str | None = None, bind_host: str = "127.
     @app.errorhandler(SequenceGap)
     def gap(exc: SequenceGap):
         return jsonify({"error": str(exc), "acked": exc.acked}), 409
+
+    @app.errorhandler(SequenceConflict)
+    def conflict(exc: SequenceConflict):
+        return jsonify({"error": str(exc)}), 409
 
     @app.errorhandler(TokenRefused)
     def refused(exc: TokenRefused):

@@ -110,3 +110,15 @@ def test_a_result_in_words(rules, result, players, line):
     from arbiter.director_events import result_line
 
     assert result_line({"rules": rules, "result": result, "players": players}) == line
+
+
+def test_a_table_started_over_on_a_new_store_is_refused_not_dropped(store):
+    from arbiter.director_store import SequenceConflict
+
+    token = store.new_token("A")
+    store.ingest("A", token, wari_game_events(3))
+    # A new record store numbers from 1 again: its events are not duplicates of the ones held.
+    started_over = wari_game_events(5, players=("Esi", "Yaw"))
+    with pytest.raises(SequenceConflict, match="another record store reports as this table"):
+        store.ingest("A", token, started_over)
+    assert [event["match"]["players"] for event in store.events("A")] == [["Ama", "Kofi"]] * 4

@@ -157,3 +157,20 @@ def test_a_wrong_token_is_reported_and_nothing_is_lost(tmp_path, director):
         outbox.stop()
     assert statuses[0]["status"] == "refused" and "does not belong to table 'A'" in statuses[0]["message"]
     assert outbox_events(db) == [("A", 1), ("A", 2)]
+
+
+def test_another_store_reporting_as_the_same_table_is_refused(tmp_path, director):
+    token = director.store.new_token("A")
+    director.start()
+    for folder, plies in (("first", 2), ("second", 3)):
+        db = tmp_path / f"{folder}.sqlite3"
+        statuses = []
+        with Store(db) as store:
+            outbox = Outbox(db, "A", director.url, token, on_status=statuses.append, retry=0.05, retry_max=0.1)
+            outbox.attach(store)
+            outbox.start()
+            play(store, table_game(store), plies)
+            delivered = outbox.drain(timeout=1 if folder == "second" else 10)
+            outbox.stop()
+    assert not delivered and statuses[0]["status"] == "refused" and "another record store" in statuses[0]["message"]
+    assert len(director.store.events("A")) == 3
