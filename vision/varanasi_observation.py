@@ -179,19 +179,25 @@ class VaranasiObservation:
         missing = np.array([MISSING_DISC_LOG * len(stack) for stack in stacks])
         total = float(empty_sum + missing.sum())
         if seen and stacks:
-            # Python floats, subtracted in the order NumPy would: the same bits, without a NumPy
-            # call per number.
-            missing = missing.tolist()
-            gain = [[t.keyed_log_likelihood(key, stack) - empty[i] - missing[j]
-                     for j, (key, stack) in enumerate(zip(keys, stacks))]
-                    for i, t in enumerate(seen)]
+            # Each stack's gains over the towers seen depend on that stack alone: worked out once
+            # per observation, as Python floats subtracted in the order NumPy would (the same bits,
+            # without a NumPy call per number), and negated for the assignment.
+            columns = self._memo.setdefault("columns", {})
+            gains = []
+            for key, stack in zip(keys, stacks):
+                column = columns.get(key)
+                if column is None:
+                    missing_here = float(MISSING_DISC_LOG * len(stack))
+                    gain = [t.keyed_log_likelihood(key, stack) - empty[i] - missing_here for i, t in enumerate(seen)]
+                    column = columns[key] = (gain, [-value for value in gain])
+                gains.append(column)
             if len(seen) > len(stacks):
-                pairs = assign_rows([[-row[j] for row in gain] for j in range(len(stacks))], transposed=True)
+                pairs = assign_rows([negated for _, negated in gains], transposed=True)
             else:
-                pairs = assign_rows([[-value for value in row] for row in gain])
+                pairs = assign_rows([[negated[i] for _, negated in gains] for i in range(len(seen))])
             matched = 0.0
             for i, j in pairs:
-                matched += max(0.0, gain[i][j])
+                matched += max(0.0, gains[j][0][i])
             total += matched
         return total
 
