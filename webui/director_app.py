@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 
 from flask import Flask, abort, jsonify, redirect, render_template, request, session, url_for
 from werkzeug.exceptions import HTTPException
@@ -24,6 +25,9 @@ MAX_BATCH_BYTES = 4 * 1024 * 1024
 # How often the page asks for the tables again (milliseconds).
 REFRESH_MS = 2000
 INGEST_PATH = "/api/events"
+# A table still playing that has reported nothing for this long is marked on the page: its
+# network or its Pi may be down (its outbox keeps what it judges meanwhile).
+QUIET_S = 120
 
 
 def create_director_app(store, *, pin: str | None = None, bind_host: str = "127.0.0.1",
@@ -146,5 +150,10 @@ def with_board(table: dict) -> dict:
     if table["game_number"]:
         parts.append(f"game {table['game_number']}")
     parts.append(f"{table['acked']} events")
-    return {**table, "board_svg": drawn, "summary": " · ".join(parts)}
+    quiet = None
+    if table["updated_at"] is not None:
+        quiet = max(0, int(time.time() - table["updated_at"]))
+        parts.append(f"last report {quiet} s ago" if quiet < 120 else f"last report {quiet // 60} min ago")
+    return {**table, "board_svg": drawn, "summary": " · ".join(parts), "quiet_s": quiet,
+            "quiet": quiet is not None and quiet >= QUIET_S and not table["result"]}
 

@@ -86,3 +86,23 @@ def test_the_pin_guards_the_page_not_the_tables(store):
     assert client.post("/unlock", data={"pin": "482913"}).status_code == 403  # no form token
     assert client.post("/unlock", data={"pin": "482913", "csrf_token": token}).status_code == 303
     assert json.loads(client.get("/api/tables").get_data())[0]["table"] == "A"
+
+
+def test_a_table_that_went_quiet_mid_game_is_marked(store, monkeypatch):
+    import webui.director_app as director_app
+
+    client = create_director_app(store).test_client()
+    post(client, "A", wari_game_events(1), store.new_token("A"))
+    post(client, "B", wari_game_events(1) + [game_result(3, "south", {"south": 25, "north": 3})], store.new_token("B"))
+    (a, b) = client.get("/api/tables").get_json()
+    assert not a["quiet"] and "last report 0 s ago" in a["summary"]
+    later = director_app.time.time() + 600
+
+    class TenMinutesLater:
+        time = staticmethod(lambda: later)
+
+    monkeypatch.setattr(director_app, "time", TenMinutesLater)
+    (a, b) = client.get("/api/tables").get_json()
+    assert a["quiet"] and "last report 10 min ago" in a["summary"]
+    assert not b["quiet"]  # its game is over: nothing more to report
+    assert 'class="director-table quiet"' in client.get("/").get_data(as_text=True)

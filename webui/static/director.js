@@ -15,7 +15,7 @@
 
   function card(t) {
     const article = document.createElement("article");
-    article.className = "director-table" + (t.alert ? " alerted" : "");
+    article.className = "director-table" + (t.alert ? " alerted" : "") + (t.quiet ? " quiet" : "");
     article.dataset.table = t.table;
     article.appendChild(text("h2", "", t.table));
     article.appendChild(text("p", "d-players", t.players.length ? t.players.join(" – ") : "players not named"));
