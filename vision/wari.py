@@ -30,6 +30,8 @@ from vision.wari_params import (
 )
 
 _REGION_WEIGHTS = (1.0,) * PIT_COUNT + (STORE_WEIGHT,) * (REGION_COUNT - PIT_COUNT)
+# Counts a region's scores are worked out for in advance: every count a 48-seed set can put in it.
+_TABLED_COUNTS = 49
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,8 @@ class WariObservation:
     confidence: float
     # (seeds, regions counted) -> `_best_with_seeds`: a verdict asks for the same one several times.
     _best: dict = field(default_factory=dict, init=False, repr=False, compare=False)
+    # Per region, the score of each count below _TABLED_COUNTS (`log_likelihood`), once asked for.
+    _scores: list | None = field(default=None, init=False, repr=False, compare=False)
 
     @property
     def pits(self) -> list[int]:
@@ -104,7 +108,13 @@ class WariObservation:
     def log_likelihood(self, state_json: dict) -> float:
         """Sum of each region's log probability of the candidate's count (floored; stores weigh less)."""
         counts = _region_counts(state_json)
-        return sum(_log_probability(d, n, w) for d, n, w in zip(self.regions, counts, _REGION_WEIGHTS))
+        if self._scores is None:
+            # A judge weighs a few hundred tables against one picture: each region's score of
+            # every count a Wari set can put in it is worked out once.
+            object.__setattr__(self, "_scores", [
+                [_log_probability(d, n, w) for n in range(_TABLED_COUNTS)] for d, w in zip(self.regions, _REGION_WEIGHTS)])
+        return sum(row[n] if n < _TABLED_COUNTS else _log_probability(d, n, w)
+                   for row, d, n, w in zip(self._scores, self.regions, counts, _REGION_WEIGHTS))
 
     def best_log_likelihood(self, following: dict | None = None) -> float:
         """The log-likelihood of the most likely position the frame shows; given `following`, a
