@@ -124,8 +124,12 @@ class DirectorStore:
         self.is_sqlite = url.startswith("sqlite")
         options = {"connect_args": {"timeout": 30, "check_same_thread": False}} if self.is_sqlite else \
             {"pool_pre_ping": True, "connect_args": {"connect_timeout": 10}}
-        self.engine = sa.create_engine(url, **options)
+        try:
+            self.engine = sa.create_engine(url, **options)
+        except ImportError:
+            raise DirectorStoreError("a PostgreSQL store needs psycopg: pip install 'arbiter[director-pg]'") from None
         if self.is_sqlite:
+            _refuse_other_sqlite(db)
             _sqlite_transactions(self.engine)
         # SQLite has one writer at a time: threads take turns here rather than spin on its lock.
         self._write_lock = threading.Lock() if self.is_sqlite else None
@@ -321,6 +325,23 @@ class _NoLock:
 
 
 _NO_LOCK = _NoLock()
+
+
+def _refuse_other_sqlite(db: str) -> None:
+    """A SQLite file holding another program's tables (a table's own record store, say) is not
+    written to: the director's tables would be mixed into it."""
+    import sqlite3
+
+    if not Path(db).is_file():
+        return
+    try:
+        with sqlite3.connect(f"file:{Path(db).resolve()}?mode=ro", uri=True) as db_file:
+            names = {row[0] for row in db_file.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    except sqlite3.Error as exc:
+        raise DirectorStoreError(_describe(db, exc)) from None
+    if names and "director_meta" not in names:
+        raise DirectorStoreError(f"{db}: not a director's store (it holds other tables: "
+                                 f"{', '.join(sorted(names)[:5])}); name a new file")
 
 
 def _sqlite_transactions(engine) -> None:

@@ -71,3 +71,18 @@ def test_export_from_a_tables_own_store_picks_that_tables_latest_match(capsys, t
     assert code == 0 and json.loads(out)["players"] == ["Ama", "Kofi"]
     code, _, err = run_cli(capsys, "export", "--db", str(db), "--table", "C", "--format", "record")
     assert code == 2 and "table 'C' has played no match" in err
+
+
+def test_a_tables_own_store_or_a_damaged_file_is_not_taken_for_a_directors(capsys, tmp_path):
+    from arbiter.store import Store
+
+    table_store = tmp_path / "table.sqlite3"
+    Store(table_store).close()
+    code, _, err = run_cli(capsys, "director", "token", "--db", str(table_store), "--table", "A")
+    assert code == 2 and "not a director's store (it holds other tables: games" in err
+    damaged = tmp_path / "damaged.sqlite3"
+    damaged.write_bytes(b"\x00garbage" * 1000)
+    code, _, err = run_cli(capsys, "director", "token", "--db", str(damaged), "--table", "A")
+    assert code == 2 and err.startswith("arbiter: error: director database") and err.count("\n") == 1
+    code, _, err = run_cli(capsys, "director", "token", "--db", "mysql://x@y/z", "--table", "A")
+    assert code == 2 and "expected a SQLite path or a postgresql:// URL" in err
