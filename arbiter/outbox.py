@@ -147,15 +147,22 @@ class Outbox:
     def _run(self) -> None:
         delay = self.retry
         while not self._stop.is_set():
-            rows = self._query("SELECT body FROM director_outbox WHERE table_name=? AND seq > ? ORDER BY seq LIMIT ?",
-                               (self.table, self.acked, self.batch))
-            if not rows:
-                self._wake.wait(POLL_S)
-                self._wake.clear()
-                continue
-            status, acked, message = self._post([json.loads(body) for (body,) in rows])
-            if acked is not None:
-                self._acknowledged(acked)
+            try:
+                rows = self._query("SELECT body FROM director_outbox WHERE table_name=? AND seq > ? ORDER BY seq "
+                                   "LIMIT ?", (self.table, self.acked, self.batch))
+                if not rows:
+                    self._wake.wait(POLL_S)
+                    self._wake.clear()
+                    continue
+                status, acked, message = self._post([json.loads(body) for (body,) in rows])
+                if acked is not None:
+                    self._acknowledged(acked)
+            except sqlite3.Error as exc:
+                if self._stop.is_set():
+                    return  # closed while a post was on its way: the next start sends it again
+                # The record store is busy past its timeout, or failing: the events stay where they
+                # are and are read again after the wait.
+                status, message = "failed", f"{self.db_path}: {exc}"
             self._report(status, message)
             if status == "delivered":
                 delay = self.retry
@@ -164,7 +171,8 @@ class Outbox:
                 delay = min(2 * delay, self.retry_max)
 
     def _post(self, events: list[dict]) -> tuple[str, int | None, str | None]:
-        """(status, acked or None, message) of one batch: "delivered", "unreachable" or "refused"."""
+        """(status, acked or None, message) of one batch: "delivered", "unreachable" or "refused"
+        (the other status, "failed", is the table's own store failing)."""
         body = json.dumps({"table": self.table, "events": events}, separators=(",", ":")).encode()
         request = urllib.request.Request(self.url, data=body, method="POST", headers={
             "Content-Type": "application/json", "Authorization": f"Bearer {self.token}"})

@@ -174,3 +174,23 @@ def test_another_store_reporting_as_the_same_table_is_refused(tmp_path, director
             outbox.stop()
     assert not delivered and statuses[0]["status"] == "refused" and "another record store" in statuses[0]["message"]
     assert len(director.store.events("A")) == 3
+
+
+def test_a_failing_record_store_is_reported_and_the_sender_carries_on(tmp_path):
+    db = tmp_path / "table.sqlite3"
+    statuses = []
+    with Store(db) as store:
+        outbox = Outbox(db, "A", "http://127.0.0.1:9", "token", on_status=statuses.append, retry=0.05, retry_max=0.1)
+        thread = outbox.start()
+        with sqlite3.connect(db) as conn:
+            conn.execute("ALTER TABLE director_outbox RENAME TO director_outbox_moved")
+        outbox.wake()
+        deadline = threading.Event()
+        for _ in range(100):
+            if statuses:
+                break
+            deadline.wait(0.02)
+        assert statuses[0]["status"] == "failed" and "no such table" in statuses[0]["message"]
+        assert thread.is_alive()
+        outbox.stop()
+    assert not thread.is_alive()
