@@ -1,7 +1,7 @@
 """The director's stores the tests run on: a SQLite file, and a PostgreSQL server.
 
-PostgreSQL comes from $ARBITER_TEST_POSTGRES_URL where it is set (a database the tests may fill
-and empty); otherwise the fixture starts a throwaway server of its own from the machine's
+PostgreSQL comes from $ARBITER_TEST_POSTGRES_URL where it is set (a server whose user may create
+and drop databases: each test gets a fresh one); otherwise the fixture starts a throwaway server of its own from the machine's
 PostgreSQL binaries (`initdb`, `pg_ctl`: Debian's `postgresql` package), in a temporary folder, on
 a free loopback port, and stops it at the end. A machine with neither fails these tests: the
 director must be shown to work on PostgreSQL, not skipped.

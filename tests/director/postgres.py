@@ -52,7 +52,8 @@ def _as(user: str | None, command: list[str]) -> list[str]:
 def throwaway_server(binaries: Path):
     """A running server's URL (`postgresql://postgres@127.0.0.1:PORT/postgres`)."""
     user = server_user()
-    folder = Path(tempfile.mkdtemp(prefix="arbiter-pg-"))
+    # The server's own user must reach the folder: /tmp, whatever TMPDIR says, when it is not us.
+    folder = Path(tempfile.mkdtemp(prefix="arbiter-pg-", dir="/tmp" if user is not None else None))
     if user is not None:
         shutil.chown(folder, user)
     data, port = folder / "data", free_port()
