@@ -129,8 +129,8 @@ def test_a_round_reaches_the_director_whole_through_a_power_cut_and_an_outage(ro
         tables["T3"] = start_table("T3", folder / "T3", profile, tmp_path, url, tokens["T3"])
         processes.extend([tables[KILLED], tables["T3"]])
         time.sleep(max(0.0, outage_began + OUTAGE_S[backend] - time.time()))
-        director = start_director(director_db, port, tmp_path / "director.log")
         outage_ended = time.time()
+        director = start_director(director_db, port, tmp_path / "director.log")
         processes.append(director)
         for table, process in tables.items():
             assert process.wait(90) == 0, (tmp_path / f"{table}.log").read_text()[-2000:]
