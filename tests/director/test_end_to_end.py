@@ -7,7 +7,6 @@ exactly once, in order, and the standings are those of the games played.
 """
 from __future__ import annotations
 
-import json
 import os
 import shutil
 import signal

@@ -179,7 +179,7 @@ def test_another_store_reporting_as_the_same_table_is_refused(tmp_path, director
 def test_a_failing_record_store_is_reported_and_the_sender_carries_on(tmp_path):
     db = tmp_path / "table.sqlite3"
     statuses = []
-    with Store(db) as store:
+    with Store(db):  # the record store first: the outbox's tables go into an Arbiter database
         outbox = Outbox(db, "A", "http://127.0.0.1:9", "token", on_status=statuses.append, retry=0.05, retry_max=0.1)
         thread = outbox.start()
         with sqlite3.connect(db) as conn:
