@@ -221,3 +221,26 @@ def current_game_record(table: str, events: list[dict]) -> dict:
     if len(record["players"]) != load_rules(record["rules"]).players:
         del record["players"]  # a table that named no players: the record names none
     return record
+
+
+def current_game_log(events: list[dict]) -> list[dict]:
+    """The log of the game the table reported last, as the director reads it: each row's verdict,
+    its moves in table notation, the judge's reason and when it was written."""
+    logged = [event for event in events if event["kind"] == "log"]
+    if not logged:
+        return []
+    game_id, rules = logged[-1]["game"]["id"], load_rules(logged[-1]["match"]["rules"])
+    rows = []
+    for event in logged:
+        if event["game"]["id"] != game_id:
+            continue
+        row = event["row"]
+        moves = row.get("move")
+        moves = moves if isinstance(moves, list) else [moves] if moves else []
+        try:
+            text = ", ".join(rules.notation(rules.move_from_json(move)) for move in moves)
+        except ArbiterError:
+            text = ""
+        rows.append({"seq": event["seq"], "verdict": row["verdict"], "moves": text, "reason": row.get("reason"),
+                     "at": row.get("at")})
+    return rows

@@ -22,8 +22,8 @@ from pathlib import Path
 import sqlalchemy as sa
 from sqlalchemy.exc import IntegrityError, OperationalError, SQLAlchemyError
 
-from arbiter.director_events import (EventError, board_after, check_table_name, current_game_record,
-                                     result_line, standings_of, to_move_of)
+from arbiter.director_events import (EventError, board_after, check_table_name, current_game_log,
+                                     current_game_record, result_line, standings_of, to_move_of)
 from arbiter.store import now_iso
 from engines.errors import ArbiterError
 
@@ -308,11 +308,18 @@ class DirectorStore:
     def standings(self) -> list[dict]:
         return standings_of(self.results())
 
+    def game_log(self, table: str) -> list[dict]:
+        """The log of the table's current game (`director_events.current_game_log`)."""
+        self._known(table)
+        return current_game_log(self.events(table))
+
+    def _known(self, table: str) -> None:
+        if not self._read(sa.select(tables.c.name).where(tables.c.name == table)):
+            raise EventError(f"no table named {table!r} has joined this director")
+
     def record(self, table: str) -> dict:
         """The table's current game as a record `arbiter check` accepts."""
-        known = self._read(sa.select(tables.c.name).where(tables.c.name == table))
-        if not known:
-            raise EventError(f"no table named {table!r} has joined this director")
+        self._known(table)
         return current_game_record(table, self.events(table))
 
 

@@ -74,6 +74,13 @@ def create_director_app(store, *, pin: str | None = None, bind_host: str = "127.
         return render_template("director.html", tables=[with_board(t) for t in store.tables()],
                                standings=store.standings(), refresh_ms=refresh_ms)
 
+    @app.get("/tables/<name>")
+    def table_page(name: str):
+        check_table_name(name)
+        log = store.game_log(name)
+        shown = next((with_board(t) for t in store.tables() if t["table"] == name), None)
+        return render_template("director_table.html", t=shown, log=log)
+
     @app.get("/api/tables")
     def api_tables():
         return jsonify([with_board(t) for t in store.tables()])
@@ -100,28 +107,32 @@ def create_director_app(store, *, pin: str | None = None, bind_host: str = "127.
 
     @app.errorhandler(SequenceConflict)
     def conflict(exc: SequenceConflict):
-        return jsonify({"error": str(exc)}), 409
+        return answer(409, str(exc))
 
     @app.errorhandler(TokenRefused)
     def refused(exc: TokenRefused):
-        return jsonify({"error": str(exc)}), 403
+        return answer(403, str(exc))
 
     @app.errorhandler(DirectorStoreError)
     def unavailable(exc: DirectorStoreError):
-        return jsonify({"error": str(exc)}), 503
+        return answer(503, str(exc))
 
     @app.errorhandler(ArbiterError)
     def bad_input(exc: ArbiterError):
-        return jsonify({"error": str(exc)}), 404 if "no table named" in str(exc) else 400
+        return answer(404 if "no table named" in str(exc) else 400, str(exc))
 
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException):
-        if request.path.startswith("/api/"):
-            return jsonify({"error": exc.description or exc.name}), exc.code or 500
-        return (render_template("director_error.html", status=exc.code, message=exc.description or exc.name),
-                exc.code or 500)
+        return answer(exc.code or 500, exc.description or exc.name)
 
     return app
+
+
+def answer(status: int, message: str):
+    """An error: `{"error": message}` to the API, the error page to a browser."""
+    if request.path.startswith("/api/"):
+        return jsonify({"error": message}), status
+    return render_template("director_error.html", status=status, message=message), status
 
 
 def read_json_body():

@@ -106,3 +106,19 @@ def test_a_table_that_went_quiet_mid_game_is_marked(store, monkeypatch):
     assert a["quiet"] and "last report 10 min ago" in a["summary"]
     assert not b["quiet"]  # its game is over: nothing more to report
     assert 'class="director-table quiet"' in client.get("/").get_data(as_text=True)
+
+
+def test_a_tables_own_page_lists_its_game(store):
+    client = create_director_app(store).test_client()
+    events = wari_game_events(2, players=("Esi", "Yaw"))
+    events.append({**events[-1], "seq": 4, "row": {**events[-1]["row"], "id": 9, "verdict": "illegal",
+                                                    "reason": "pit c was empty"}})
+    post(client, "Table 2", events, store.new_token("Table 2"))
+    assert 'href="/tables/Table%202"' in client.get("/").get_data(as_text=True)
+    page = client.get("/tables/Table%202").get_data(as_text=True)
+    assert "Esi – Yaw" in page and "<svg" in page and "Illegal move: pit c was empty" in page
+    rows = page.split("<tbody>")[1].split("</tbody>")[0]
+    assert rows.count("<tr") == 4 and "South " in rows and '<tr class="illegal">' in rows
+    missing = client.get("/tables/C")
+    assert missing.status_code == 404 and "no table named" in missing.get_data(as_text=True)
+    assert "text/html" in missing.content_type

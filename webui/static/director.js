@@ -17,7 +17,11 @@
     const article = document.createElement("article");
     article.className = "director-table" + (t.alert ? " alerted" : "") + (t.quiet ? " quiet" : "");
     article.dataset.table = t.table;
-    article.appendChild(text("h2", "", t.table));
+    const heading = document.createElement("h2");
+    const link = text("a", "", t.table);
+    link.href = "/tables/" + encodeURIComponent(t.table);
+    heading.appendChild(link);
+    article.appendChild(heading);
     article.appendChild(text("p", "d-players", t.players.length ? t.players.join(" – ") : "players not named"));
     const board = document.createElement("div");
     board.className = "director-board";
