@@ -12,6 +12,7 @@ from __future__ import annotations
 from engines import load_rules
 from engines.errors import ArbiterError
 
+from arbiter.matches import match_standing
 from arbiter.records import game_record
 from arbiter.store import POSITION_VERDICTS, VERDICTS, MoveRecord
 from arbiter.tournament import Result, standings
@@ -175,13 +176,30 @@ def result_scores(rules_json: dict, players: list[str], result: dict) -> tuple[f
 
 
 def standings_of(results: list[dict]) -> list[dict]:
-    """Standings of every finished two-player game the tables reported (each game is one result,
-    scored as `arbiter.tournament.standings` scores it)."""
+    """Standings of the two-player matches the tables reported, each decided as the tournament
+    page decides a pairing (`webui/routes/tournament.py`): a match whose rules fix its length
+    (Varanasi) once they say it is over, by its match score; any other by its first finished game.
+    Scored as `arbiter.tournament.standings` scores them."""
+    by_match: dict[tuple, list[dict]] = {}
+    for entry in results:  # in the order the games were played
+        by_match.setdefault((entry["table"], entry["match_id"]), []).append(entry)
     games = []
-    for entry in results:
-        scores = result_scores(entry["rules"], entry["players"], entry["result"])
-        if scores is not None:
-            games.append(Result(entry.get("round") or 1, entry["players"][0], entry["players"][1], *scores))
+    for entries in by_match.values():
+        first = entries[0]
+        if len(first["players"]) != 2:
+            continue
+        standing = match_standing(load_rules(first["rules"]), [entry["result"] for entry in entries])
+        if standing is not None:
+            if not standing["over"]:
+                continue
+            points = standing["standings"]
+            scores = tuple(float(points.get(str(seat), points.get(seat, 0))) for seat in (0, 1))
+        else:
+            scores = next((found for entry in entries
+                           if (found := result_scores(entry["rules"], entry["players"], entry["result"]))), None)
+            if scores is None:
+                continue
+        games.append(Result(first.get("round") or 1, first["players"][0], first["players"][1], *scores))
     entrants = sorted({name for game in games for name in (game.home, game.away)})
     if len(entrants) < 2:
         return []

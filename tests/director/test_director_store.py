@@ -122,3 +122,25 @@ def test_a_table_started_over_on_a_new_store_is_refused_not_dropped(store):
     with pytest.raises(SequenceConflict, match="another record store reports as this table"):
         store.ingest("A", token, started_over)
     assert [event["match"]["players"] for event in store.events("A")] == [["Ama", "Kofi"]] * 4
+
+
+def test_a_pairing_is_decided_as_the_tournament_page_decides_it(store):
+    token = store.new_token("A")
+    # Wari: the pairing's first finished game decides it; a second game at the table does not count.
+    store.ingest("A", token, wari_game_events(1) + [
+        game_result(3, "south", {"south": 25, "north": 3}),
+        {**game_result(4, "north", {"south": 2, "north": 30}), "game": {"id": 2, "number": 2}}])
+    assert [(s["entrant"], s["points"], s["played"]) for s in store.standings()] == [("Ama", 1.0, 1), ("Kofi", 0.0, 1)]
+    # Varanasi to two sets: nothing until the match is over, then one result with the match score.
+    rules = {"game": "varanasi", "sets": 2}
+    match = {"id": 7, "rules": rules, "players": ["Esi", "Yaw"], "round": None}
+    token_b = store.new_token("B")
+    set_one = {"seq": 1, "kind": "game_result", "match": match, "game": {"id": 8, "number": 1},
+               "result": {"over": True, "winner": 0, "scores": {"0": 3, "1": 1}}}
+    store.ingest("B", token_b, [set_one])
+    assert {s["entrant"] for s in store.standings()} == {"Ama", "Kofi"}
+    set_two = {**set_one, "seq": 2, "game": {"id": 9, "number": 2},
+               "result": {"over": True, "winner": 1, "scores": {"0": 0, "1": 4}}}
+    store.ingest("B", token_b, [set_two])
+    by_name = {s["entrant"]: s for s in store.standings()}
+    assert (by_name["Yaw"]["points"], by_name["Esi"]["points"], by_name["Yaw"]["score_difference"]) == (1.0, 0.0, 2.0)
