@@ -87,6 +87,7 @@ class Tracker:
         self._no_board_timeout = no_board_timeout
         self.judge = self._judge_of(game_id)
         self._lock = threading.RLock()
+        self._status_lock = threading.Lock()
         self._subscribers: list[Callable[[dict], None]] = []
         self._status = MOVING
         self._last_stable: _Stable | None = None
@@ -169,9 +170,11 @@ class Tracker:
         self._unjudged = None
 
     def _set_status(self, status: str) -> None:
-        if status != self._status:
+        with self._status_lock:  # a live camera's reader sets "camera_lost" from its own thread
+            if status == self._status:
+                return
             self._status = status
-            self._publish({"type": "status", "status": status})
+        self._publish({"type": "status", "status": status})
 
     def _judge_stable(self, observation, frame, label: str) -> None:
         if self.judge.over:
@@ -318,20 +321,20 @@ class Tracker:
             store_retry: float = STORE_RETRY_S) -> None:
         """Feed frames until the camera ends or `stop` is set; a lost camera is reopened, and a
         verdict the store could not record is recorded once it can be."""
-        from device.cameras import CameraLost
-
         stop = stop or self._stop
         camera.open()
+        # A live camera is read on a thread of its own, so that its frames (and the live view
+        # they feed) keep coming while a picture is recognised and judged; the judging takes the
+        # newest. A recording is judged frame by frame: none may be skipped.
+        frames = _LiveFrames(self, camera, stop, reopen_delay) if getattr(camera, "live", False) else None
         try:
             while not stop.is_set():
-                try:
-                    frame = camera.read()
-                except CameraLost as exc:
-                    self._set_status(CAMERA_LOST)
-                    self._publish({"type": "camera", "status": "lost", "message": str(exc)})
-                    self._reopen(camera, stop, reopen_delay)
+                frame = frames.take() if frames is not None else self._read(camera, stop, reopen_delay)
+                if frame is _LOST:
                     continue
                 if frame is None:
+                    if stop.is_set():
+                        return
                     # What the table last showed stays judged; a page opened now must not claim it is live.
                     self._set_status(CAMERA_ENDED)
                     return
@@ -340,7 +343,21 @@ class Tracker:
                 except StoreError as exc:
                     self._wait_for_store(exc, stop, store_retry)
         finally:
+            if frames is not None:
+                frames.close()
             camera.close()
+
+    def _read(self, camera, stop: threading.Event, reopen_delay: float):
+        """The camera's next frame, None when it has no more, or _LOST once it is reopened."""
+        from device.cameras import CameraLost
+
+        try:
+            return camera.read()
+        except CameraLost as exc:
+            self._set_status(CAMERA_LOST)
+            self._publish({"type": "camera", "status": "lost", "message": str(exc)})
+            self._reopen(camera, stop, reopen_delay)
+            return _LOST
 
     def _wait_for_store(self, error: StoreError, stop: threading.Event, delay: float) -> None:
         """Judging paused: the picture the store could not record is judged again until it is."""
@@ -390,3 +407,57 @@ class Tracker:
         self._stop.set()
         if self._thread is not None:
             self._thread.join(timeout)
+
+
+# What `Tracker._read` returns for a camera that was lost and has been reopened.
+_LOST = object()
+
+
+class _LiveFrames:
+    """A live camera read on its own thread; the tracker takes the newest frame, and frames that
+    came while it judged are dropped (a table shows a position for seconds, a verdict takes
+    milliseconds). A lost camera is reopened on the reader's thread."""
+
+    def __init__(self, tracker: Tracker, camera, stop: threading.Event, reopen_delay: float):
+        self._ready = threading.Condition()
+        self._frame = None
+        self._ended = False
+        self._closed = threading.Event()
+        self._stop = stop
+        self._thread = threading.Thread(target=self._read_all, args=(tracker, camera, reopen_delay),
+                                        name="arbiter-camera", daemon=True)
+        self._thread.start()
+
+    def _read_all(self, tracker: Tracker, camera, reopen_delay: float) -> None:
+        try:
+            while not (self._stop.is_set() or self._closed.is_set()):
+                frame = tracker._read(camera, self._stop, reopen_delay)
+                if frame is _LOST:
+                    continue
+                with self._ready:
+                    if frame is None:
+                        self._ended = True
+                    else:
+                        self._frame = frame
+                    self._ready.notify()
+                if frame is None:
+                    return
+        except Exception as exc:  # handed to the tracker's thread, where errors are reported
+            with self._ready:
+                self._frame, self._ended = exc, True
+                self._ready.notify()
+
+    def take(self):
+        """The newest frame not yet taken, waiting for one; None once the camera has no more (or
+        judging stops)."""
+        with self._ready:
+            while self._frame is None and not self._ended and not self._stop.is_set():
+                self._ready.wait(0.1)
+            frame, self._frame = self._frame, None
+        if isinstance(frame, Exception):
+            raise frame
+        return frame
+
+    def close(self) -> None:
+        self._closed.set()
+        self._thread.join(2.0)

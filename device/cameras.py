@@ -4,7 +4,10 @@ Every source has `open()`, `read() -> Frame | None` (None: the source has ended,
 video file) and `close()`, and raises `CameraLost` when a live camera stops answering; the tracker
 then closes and re-opens it. Each frame carries its time in seconds: real cameras use the monotonic
 clock, recorded sources (stills, simulations) a virtual clock at their nominal frame rate, so the
-motion gate behaves the same however fast the frames are processed.
+motion gate behaves the same however fast the frames are processed. A source with `live` true (a
+webcam, a stream, the Pi camera) delivers frames at its own pace: the tracker reads it on a thread
+of its own and judges the newest frame, so that the live view keeps its frame rate during a
+verdict; recorded sources are judged frame by frame.
 
 `picamera2` is imported only when a Picamera2 source is opened: it is not on PyPI for this use but
 comes from Raspberry Pi OS (`apt install python3-picamera2`, venv made with
@@ -61,6 +64,11 @@ class OpenCVCamera:
     def name(self) -> str:
         return f"usb:{self.source}" if isinstance(self.source, int) else str(self.source)
 
+    @property
+    def live(self) -> bool:
+        """Frames come at the camera's pace (a webcam, a stream), not on demand (a video file)."""
+        return not self.is_file
+
     def open(self) -> None:
         if self.is_file and not Path(self.source).is_file():
             raise CameraError(f"{self.source}: no such video file")
@@ -97,6 +105,7 @@ class Picamera2Camera:
     """The Raspberry Pi camera through Picamera2: BGR frames, exposure and white balance locked."""
 
     name = "picamera2"
+    live = True  # frames come at the camera's pace
 
     def __init__(self, size: tuple[int, int] = PICAMERA_SIZE, settle_seconds: float = PICAMERA_SETTLE_SECONDS):
         self.size = size

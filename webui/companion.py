@@ -68,6 +68,7 @@ class TappedCamera:
     def __init__(self, camera, on_frame: Callable):
         self.camera = camera
         self.name = getattr(camera, "name", "camera")
+        self.live = getattr(camera, "live", False)  # the tracker reads a live camera on a thread of its own
         self._on_frame = on_frame
 
     def open(self) -> None:

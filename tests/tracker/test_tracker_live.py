@@ -420,3 +420,65 @@ def test_a_misread_wari_start_is_recorded_as_the_start_once_play_goes_on_from_it
     assert [t["verdict"] for t in of_type(events, "transition")] == ["move"]
     assert [m.verdict for m in store.moves(tracker.game_id)] == ["illegal", "start", "move"]
     assert store.game_history(tracker.game_id) == [start.to_json(), sown.to_json()]
+
+
+class _LiveStandIn:
+    """A live camera: a frame every few milliseconds whether or not anyone judges them; a camera
+    lost once after `lose_after` frames, and ending after `frames`."""
+
+    live = True
+    name = "live stand-in"
+
+    def __init__(self, frames: int, lose_after: int | None = None):
+        self.frames, self.lose_after, self.read_count, self.reads_while_judging = frames, lose_after, 0, 0
+        self.judging = threading.Event()
+        self.opened = 0
+
+    def open(self):
+        self.opened += 1
+
+    def close(self):
+        pass
+
+    def read(self):
+        import time
+
+        time.sleep(0.004)
+        self.read_count += 1
+        if self.read_count == self.lose_after:
+            raise CameraLost("stand-in lost")
+        if self.read_count > self.frames:
+            return None
+        self.reads_while_judging += self.judging.is_set()
+        return Frame(position_frame(0), time.monotonic())
+
+
+def test_a_live_camera_is_read_on_while_a_picture_is_judged(tmp_path):
+    import time
+
+    states = game_states(3, 1)
+    camera = _LiveStandIn(frames=400, lose_after=5)
+    scripted = ScriptedRecogniser([states[0].to_json()])
+
+    def slow_recognise(frame, profile):
+        camera.judging.set()
+        time.sleep(0.3)  # a verdict that takes a long time
+        camera.judging.clear()
+        return scripted(frame, profile)
+
+    tracker, events = make_tracker(tmp_path, [], recognize=slow_recognise)
+    tracker.run(camera, reopen_delay=0.01)
+    # The camera kept delivering during the slow reading (a recording is not read meanwhile:
+    # below); it was lost once and reopened, and its end ends the run.
+    assert camera.reads_while_judging > 10
+    assert camera.opened == 2 and [e["status"] for e in of_type(events, "camera")] == ["lost", "reopened"]
+    assert [t["verdict"] for t in of_type(events, "transition")] == ["start"]
+    assert tracker.status == "camera_ended"
+
+    recording = _LiveStandIn(frames=40)
+    recording.live = False
+    (tmp_path / "recording").mkdir()
+    tracker, events = make_tracker(tmp_path / "recording", [], recognize=slow_recognise)
+    camera = recording  # what slow_recognise marks as being judged
+    tracker.run(recording)
+    assert recording.reads_while_judging == 0 and recording.read_count == 41
