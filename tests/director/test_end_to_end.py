@@ -26,8 +26,8 @@ from tests.director.tables import greedy_wari_game, write_pictures, write_profil
 
 ROOT = Path(__file__).resolve().parents[2]
 WARI = load_rules({"game": "wari"})
-# Table name -> (seed of its game, its players). Each game ends within 16 moves.
-TABLES = {"T1": (21, "Ama,Kofi"), "T2": (55, "Esi,Yaw"), "T3": (5, "Kwame,Abena"), "T4": (71, "Efua,Kojo")}
+# Table name -> (seed of its game, its players). Each game ends after 12 moves.
+TABLES = {"T1": (21, "Ama,Kofi"), "T2": (55, "Esi,Yaw"), "T3": (262, "Kwame,Abena"), "T4": (334, "Efua,Kojo")}
 KILLED = "T4"  # loses its power after this many judged positions
 KILLED_AFTER = 5
 # T3's camera misses one picture: the judge flags the gap (or explains it) and play goes on.
@@ -39,11 +39,10 @@ OUTAGE_S = {"sqlite": 5.0, "postgresql": 15.0}
 def round_folders(tmp_path_factory):
     """The profile and each table's pictures, drawn once for both stores."""
     folder = tmp_path_factory.mktemp("round")
-    games = {}
+    games = {table: greedy_wari_game(seed) for table, (seed, _) in TABLES.items()}
     profile = write_profile(folder)
-    for table, (seed, _) in TABLES.items():
-        games[table] = greedy_wari_game(seed)
-        write_pictures(folder / table, games[table])
+    for table, states in games.items():
+        write_pictures(folder / table, states)
     (folder / MISSED[0] / f"{MISSED[1]:03d}.jpg").unlink()
     return folder, profile, games
 
