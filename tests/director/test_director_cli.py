@@ -48,11 +48,12 @@ def test_export_gives_a_tables_current_game_as_a_record(capsys, director_db):
     (["--director", "http://127.0.0.1:9", "--table", "A"], "--director needs the table's token"),
     (["--director", "10.0.0.2:8100", "--table", "A", "--token", "t"], "expected the director's address"),
 ])
-def test_a_table_that_cannot_report(capsys, tmp_path, monkeypatch, extra, fragment):
+@pytest.mark.parametrize("command", ["run", "serve"])
+def test_a_table_that_cannot_report(capsys, tmp_path, monkeypatch, extra, fragment, command):
     monkeypatch.delenv("ARBITER_DIRECTOR_TOKEN", raising=False)
     profile = tmp_path / "p.json"
     profile.write_text(json.dumps({"game": "wari"}))
-    code, _, err = run_cli(capsys, "run", "--game", "wari", "--camera", "usb:0", "--profile", str(profile),
+    code, _, err = run_cli(capsys, command, "--game", "wari", "--camera", "usb:0", "--profile", str(profile),
                            "--db", str(tmp_path / "t.sqlite3"), *extra)
     assert code == 2 and err.count("\n") == 1 and fragment in err
 
