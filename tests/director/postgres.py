@@ -48,6 +48,16 @@ def _as(user: str | None, command: list[str]) -> list[str]:
     return command if user is None else [runuser, "-u", user, "--", *command]
 
 
+def _run(command: list[str]) -> None:
+    """Run a PostgreSQL tool; its own words on failure."""
+    try:
+        done = subprocess.run(command, capture_output=True, text=True)
+    except OSError as exc:
+        raise RuntimeError(f"{command[0]}: {exc}") from None
+    if done.returncode:
+        raise RuntimeError(f"{' '.join(command)} failed: {(done.stderr or done.stdout).strip()[-500:]}")
+
+
 @contextlib.contextmanager
 def throwaway_server(binaries: Path):
     """A running server's URL (`postgresql://postgres@127.0.0.1:PORT/postgres`)."""
@@ -58,13 +68,13 @@ def throwaway_server(binaries: Path):
         shutil.chown(folder, user)
     data, port = folder / "data", free_port()
     pg_ctl = str(binaries / "pg_ctl")
-    subprocess.run(_as(user, [str(binaries / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres",
-                              "--no-sync", "-E", "UTF8"]), check=True, capture_output=True)
-    options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
-    subprocess.run(_as(user, [pg_ctl, "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w", "start"]),
-                   check=True, capture_output=True)
     try:
+        _run(_as(user, [str(binaries / "initdb"), "-D", str(data), "-A", "trust", "-U", "postgres", "--no-sync",
+                        "-E", "UTF8"]))
+        options = f"-p {port} -k {folder} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200"
+        _run(_as(user, [pg_ctl, "-D", str(data), "-o", options, "-l", str(folder / "log"), "-w", "start"]))
         yield f"postgresql://postgres@127.0.0.1:{port}/postgres"
     finally:
-        subprocess.run(_as(user, [pg_ctl, "-D", str(data), "-m", "immediate", "stop"]), capture_output=True)
+        if (data / "postmaster.pid").exists():
+            subprocess.run(_as(user, [pg_ctl, "-D", str(data), "-m", "immediate", "stop"]), capture_output=True)
         shutil.rmtree(folder, ignore_errors=True)
