@@ -11,41 +11,26 @@ from typing import Any, Iterable, Mapping, NamedTuple
 
 from engines.base import Explanation, Outcome
 from engines.errors import IllegalMove, MoveError, RulesError, StateError
+from engines.nanku_cells import (  # noqa: F401 - the grid's names, public here as before
+    FACE_STEPS,
+    LINE_LENGTH,
+    LINE_STEPS,
+    Cell,
+    below,
+    faces,
+    four_in_lines,
+    is_exposed,
+    shift,
+)
 
 WHITE, BLACK = "white", "black"
 COLOURS = (WHITE, BLACK)
 SUPPLY = 40
-LINE_LENGTH = 4
-
-Cell = tuple[int, int, int]
-
-FACE_STEPS: tuple[Cell, ...] = ((1, 0, 0), (-1, 0, 0), (0, 1, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
-# One step per line direction: the 3 axes (face contact) and the 2 diagonals of each axis plane
-# (edge contact). The 4 body diagonals touch only at corners and never make a line.
-LINE_STEPS: tuple[Cell, ...] = (
-    (1, 0, 0), (0, 1, 0), (0, 0, 1),
-    (1, 1, 0), (1, -1, 0),
-    (1, 0, 1), (1, 0, -1),
-    (0, 1, 1), (0, 1, -1),
-)
-
-
-def _shift(cell: Cell, step: Cell, times: int = 1) -> Cell:
-    return (cell[0] + times * step[0], cell[1] + times * step[1], cell[2] + times * step[2])
-
-
-def _faces(x: int, y: int, z: int) -> tuple[Cell, ...]:
-    """The six cells sharing a face with (x, y, z), in the order of FACE_STEPS."""
-    return ((x + 1, y, z), (x - 1, y, z), (x, y + 1, z), (x, y - 1, z), (x, y, z + 1), (x, y, z - 1))
 
 
 def _cube(cell: Cell, colour: str) -> "Cube":
     """Cube(*cell, colour), made without the keyword handling of a named tuple's constructor."""
     return tuple.__new__(Cube, (*cell, colour))
-
-
-def _below(cell: Cell) -> Cell:
-    return (cell[0], cell[1], cell[2] - 1)
 
 
 def _where(cell: Cell) -> str:
@@ -139,42 +124,16 @@ class NankuState:
         return obj
 
 
-def is_exposed(cell: Cell, colour_at: Mapping[Cell, str]) -> bool:
-    """True when a face of the cube touches an empty cell; the face lying on the table does not
-    count. Every empty cell is open to the sky (nothing may overhang it), so it can be seen."""
-    x, y, z = cell
-    return ((x + 1, y, z) not in colour_at or (x - 1, y, z) not in colour_at or (x, y + 1, z) not in colour_at
-            or (x, y - 1, z) not in colour_at or (x, y, z + 1) not in colour_at
-            or (z > 0 and (x, y, z - 1) not in colour_at))
-
-
-def four_in_lines(colour_at: Mapping[Cell, str]) -> tuple[tuple[str, tuple[Cell, ...]], ...]:
-    """Every run of four same-coloured, exposed cubes along one of the 9 line directions, as
-    (colour, cells); a longer run gives each of its four-cube windows."""
-    exposed = {cell: colour for cell, colour in colour_at.items() if is_exposed(cell, colour_at)}
-    found = []
-    for start in sorted(exposed):
-        colour = exposed[start]
-        x, y, z = start
-        for dx, dy, dz in LINE_STEPS:
-            # Cell by cell from the start: most runs end at the first step.
-            if (exposed.get((x + dx, y + dy, z + dz)) == colour
-                    and exposed.get((x + 2 * dx, y + 2 * dy, z + 2 * dz)) == colour
-                    and exposed.get((x + 3 * dx, y + 3 * dy, z + 3 * dz)) == colour):
-                found.append((colour, tuple((x + k * dx, y + k * dy, z + k * dz) for k in range(LINE_LENGTH))))
-    return tuple(found)
-
-
 def _unsupported(cells: Iterable[Cell], colour_at: Mapping[Cell, str], also: Iterable[Cell] = ()) -> Cell | None:
     """The first of `cells` with neither the table nor a cube (of `colour_at` or `also`) under it."""
     for cell in cells:
-        if cell[2] > 0 and _below(cell) not in colour_at and _below(cell) not in also:
+        if cell[2] > 0 and below(cell) not in colour_at and below(cell) not in also:
             return cell
     return None
 
 
 def _touches(cells: Iterable[Cell], colour_at: Mapping[Cell, str]) -> bool:
-    return any(_shift(cell, step) in colour_at for cell in cells for step in FACE_STEPS)
+    return any(shift(cell, step) in colour_at for cell in cells for step in FACE_STEPS)
 
 
 def _winner(state: NankuState) -> str | None:
@@ -264,7 +223,7 @@ def _structure_problem(pieces: tuple[Piece, ...]) -> str | None:
     while frontier:
         cell = frontier.pop()
         for step in FACE_STEPS:
-            neighbour = _shift(cell, step)
+            neighbour = shift(cell, step)
             if neighbour in colour_at and neighbour not in reached:
                 reached.add(neighbour)
                 frontier.append(neighbour)
@@ -416,14 +375,14 @@ class NankuRules:
         if not state.pieces:
             shapes = {((0, 0, 0), step) for step in ((1, 0, 0), (0, 1, 0), (0, 0, 1))}
         else:
-            frontier = {neighbour for x, y, z in colour_at for neighbour in _faces(x, y, z) if neighbour not in colour_at}
+            frontier = {neighbour for x, y, z in colour_at for neighbour in faces(x, y, z) if neighbour not in colour_at}
             # Each shape as its two cells in order, so that a domino is listed once; only shapes
             # of free cells above the table (`placement_problem`'s first checks: they look at
             # cells, not colours). Every shape holds a frontier cell, which touches the structure
             # by construction.
             shapes = {(cell, other) if cell < other else (other, cell)
                       for cell in frontier if cell[2] >= 0
-                      for other in _faces(*cell) if other[2] >= 0 and other not in colour_at}
+                      for other in faces(*cell) if other[2] >= 0 and other not in colour_at}
         pieces = []
         for first, second in shapes:
             # Each cube on the table, on a cube placed, or on the other cube of the piece.

@@ -13,10 +13,18 @@ from typing import Any, NamedTuple
 
 from engines.base import Explanation, Outcome
 from engines.errors import IllegalMove, MoveError, RulesError, StateError
-from engines.wari_state import PIT_LETTERS, PITS, PLAYERS, ROW, WariMove, WariState, state_after
-
-__all__ = ["PIT_LETTERS", "PITS", "PLAYERS", "ROW", "TOTAL_SEEDS", "VARIANTS", "Variant", "WariMove",
-           "WariRules", "WariState", "pit_name"]
+from engines.wari_state import (
+    PIT_LETTERS,
+    PITS,
+    PLAYERS,
+    ROW,
+    WariMove,
+    WariState,
+    pit_name,
+    player_index,
+    seed_counts,
+    state_after,
+)
 
 TOTAL_SEEDS = 48
 _NEXT = tuple((i + 1) % PITS for i in range(PITS))
@@ -73,11 +81,6 @@ OPTIONS = {
     "aware": {"capture_side": (("opponent", "any"), ("capture_side",))},
     "four-capture": {"remainder": (("nobody", "sides"), ("leftover_at_end", "leftover_at_stall"))},
 }
-
-
-def pit_name(index: int) -> str:
-    """"North's pit d" style name of a board index."""
-    return f"{PLAYERS[index // ROW].capitalize()}'s pit {PIT_LETTERS[index % ROW]}"
 
 
 def _row(player: int) -> range:
@@ -162,12 +165,12 @@ class WariRules:
             raise StateError(f"unknown Wari state keys: {', '.join(sorted(unknown))}")
         if obj.get("game", "wari") != "wari":
             raise StateError(f"not a Wari state: game is {obj.get('game')!r}")
-        pits = _counts(obj.get("pits"), PITS, "pits")
-        stores = _counts(obj.get("stores"), 2, "stores")
+        pits = seed_counts(obj.get("pits"), PITS, "pits")
+        stores = seed_counts(obj.get("stores"), 2, "stores")
         total = sum(pits) + sum(stores)
         if total != TOTAL_SEEDS:
             raise StateError(f"{total} seeds on the board and in the stores: a Wari set has {TOTAL_SEEDS}")
-        mover = _player(obj.get("to_move"), "to_move", StateError)
+        mover = player_index(obj.get("to_move"), "to_move", StateError)
         seen = frozenset(self._seen_from_json(obj.get("seen", []), TOTAL_SEEDS - sum(stores)))
         return WariState(pits, stores, mover, seen)
 
@@ -178,16 +181,16 @@ class WariRules:
         for entry in entries:
             if not isinstance(entry, dict) or set(entry) != {"pits", "to_move"}:
                 raise StateError("each Wari \"seen\" entry is {\"pits\": [...], \"to_move\": ...}")
-            pits = _counts(entry["pits"], PITS, "seen pits")
+            pits = seed_counts(entry["pits"], PITS, "seen pits")
             if sum(pits) != on_board:
                 raise StateError(f"a \"seen\" position holds {sum(pits)} seeds, the board {on_board}: "
                                  "positions since the last capture hold the same seeds")
-            yield pits, _player(entry["to_move"], "seen to_move", StateError)
+            yield pits, player_index(entry["to_move"], "seen to_move", StateError)
 
     def move_from_json(self, obj: Any) -> WariMove:
         if not isinstance(obj, dict) or set(obj) != {"player", "pit"}:
             raise MoveError("a Wari move is {\"player\": \"south\", \"pit\": \"c\"}")
-        player = _player(obj["player"], "move player", MoveError)
+        player = player_index(obj["player"], "move player", MoveError)
         pit = obj["pit"]
         if not isinstance(pit, str) or len(pit) != 1 or pit not in PIT_LETTERS:
             raise MoveError(f"a Wari pit is one of a-f, got {pit!r}")
@@ -492,20 +495,3 @@ def _likely_mistake(move: WariMove, sowing: _Sowing, pits: tuple, stores: tuple)
     if [pits[i] - sowing.pits[i] for _, i in changed] == [1, -1]:
         return " (were two seeds dropped in one pit?)"
     return ""
-
-
-def _counts(value: Any, length: int, what: str) -> tuple[int, ...]:
-    if not isinstance(value, list) or len(value) != length:
-        raise StateError(f"Wari {what} must be a list of {length} seed counts")
-    for count in value:
-        if isinstance(count, bool) or not isinstance(count, int):
-            raise StateError(f"Wari {what} must hold whole numbers, got {count!r}")
-        if count < 0:
-            raise StateError(f"Wari {what} cannot hold a negative count ({count})")
-    return tuple(value)
-
-
-def _player(value: Any, what: str, error: type) -> int:
-    if value not in PLAYERS:
-        raise error(f"{what} must be \"south\" or \"north\", got {value!r}")
-    return PLAYERS.index(value)

@@ -1,4 +1,5 @@
-"""Wari positions and moves (`engines.wari` plays them): frozen, hashable, cheap to make.
+"""Wari positions and moves (`engines.wari` plays them): frozen, hashable, cheap to make; pit
+names and the checks of the counts and players their JSON gives.
 
 A random playout makes one state a ply, so a state is a slotted object whose positions seen since
 the last capture are not copied from ply to ply: the states along one line of play share one
@@ -10,11 +11,19 @@ only where its own line goes on differently.
 from __future__ import annotations
 
 from dataclasses import FrozenInstanceError, dataclass, field
+from typing import Any
+
+from engines.errors import StateError
 
 PLAYERS = ("south", "north")
 PIT_LETTERS = "abcdef"
 PITS = 12
 ROW = 6
+
+
+def pit_name(index: int) -> str:
+    """"North's pit d" style name of a board index."""
+    return f"{PLAYERS[index // ROW].capitalize()}'s pit {PIT_LETTERS[index % ROW]}"
 
 
 @dataclass(frozen=True)
@@ -143,3 +152,22 @@ def state_after(before: WariState, pits: tuple[int, ...], stores: tuple[int, int
         made._line, made._depth = line, depth + 1
     made.__class__ = WariState
     return made
+
+
+def seed_counts(value: Any, length: int, what: str) -> tuple[int, ...]:
+    """The seed counts a state's JSON gives for `what` (pits, stores), checked."""
+    if not isinstance(value, list) or len(value) != length:
+        raise StateError(f"Wari {what} must be a list of {length} seed counts")
+    for count in value:
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise StateError(f"Wari {what} must hold whole numbers, got {count!r}")
+        if count < 0:
+            raise StateError(f"Wari {what} cannot hold a negative count ({count})")
+    return tuple(value)
+
+
+def player_index(value: Any, what: str, error: type) -> int:
+    """0 for "south", 1 for "north"; anything else raises `error`."""
+    if value not in PLAYERS:
+        raise error(f"{what} must be \"south\" or \"north\", got {value!r}")
+    return PLAYERS.index(value)
