@@ -265,7 +265,8 @@ class Tracker:
             self._switch_to(self.store.new_game(match["id"]))
         else:
             # Play that goes on after a tournament pairing is decided is not another pairing.
-            self._switch_to(open_game(self.store, self.rules, [p["id"] for p in match["players"]]))
+            self._switch_to(open_game(self.store, self.rules, [p["id"] for p in match["players"]],
+                                      table=match["table"]))
 
     def play_match(self, match_id: int) -> None:
         """Judge a stored match here from now on (a tournament pairing seated at this table).

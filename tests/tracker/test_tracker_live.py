@@ -482,3 +482,15 @@ def test_a_live_camera_is_read_on_while_a_picture_is_judged(tmp_path):
     camera = recording  # what slow_recognise marks as being judged
     tracker.run(recording)
     assert recording.reads_while_judging == 0 and recording.read_count == 41
+
+
+def test_play_after_a_decided_match_stays_at_its_table(tmp_path):
+    store = Store(tmp_path / "t.sqlite3")
+    game_id = open_game(store, RULES, table="Table 3")
+    tracker = Tracker(RULES, PROFILE, store, game_id, recognize=ScriptedRecogniser([]))
+    match_id = store.game(game_id)["match_id"]
+    store.finish_game(game_id, {"over": True})
+    store.finish_match(match_id, {"winner": None})
+    tracker._next_game()
+    following = store.match(store.game(tracker.game_id)["match_id"])
+    assert following["id"] != match_id and following["table"] == "Table 3"
