@@ -119,7 +119,16 @@ class VaranasiState:
         return isinstance(other, VaranasiState) and self._key == other._key
 
     def __hash__(self) -> int:
-        return hash(self._key)
+        # Kept once asked: a judge hashes each state it weighs several times, and a tuple of
+        # towers does not keep its own hash. Never pickled (strings hash anew in each process).
+        cached = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(self._key)
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
+    def __getstate__(self) -> dict:
+        return {name: value for name, value in self.__dict__.items() if name != "_hash"}
 
     @property
     def towers(self) -> tuple:

@@ -162,8 +162,7 @@ class VaranasiObservation:
         a tower seen but absent from the candidate, or a candidate stack not seen, costs what its
         discs' presence says.
         """
-        stacks = _candidate_stacks(state_json)
-        known = tuple(tuple(sorted(stack.items())) for stack in stacks)
+        stacks, known = _candidate_stacks(state_json, self._memo.setdefault("stacks", {}))
         scores = self._memo.setdefault("scores", {})
         total = scores.get(known)
         if total is None:
@@ -202,20 +201,33 @@ class VaranasiObservation:
         return total
 
 
-def _candidate_stacks(state_json) -> list[dict[int, str]]:
+def _candidate_stacks(state_json, parsed: dict) -> tuple[list[dict[int, str]], tuple]:
+    """The candidate's stacks as size -> colour, and each one's sorted items (its key); `parsed`
+    keeps every stack met before (a judge's candidates share most of their stacks)."""
     if not isinstance(state_json, dict) or state_json.get("game") != "varanasi":
         raise ArbiterError('a Varanasi state is an object with "game": "varanasi" and "stacks"')
     stacks = state_json.get("stacks")
     if not isinstance(stacks, list):
         raise ArbiterError('a Varanasi state needs "stacks": a list of towers')
-    parsed = []
+    found = []
     for stack in stacks:
         if not isinstance(stack, list):
             raise ArbiterError("each Varanasi stack is a list of disc codes such as \"4red\"")
-        codes = {}
-        for code in stack:
-            if not isinstance(code, str) or len(code) < 2 or not code[0].isdigit():
-                raise ArbiterError(f"not a disc code: {code!r} (size digit then colour, e.g. \"2blue\")")
-            codes[int(code[0])] = code[1:]
-        parsed.append(codes)
-    return parsed
+        codes = tuple(stack)
+        try:
+            known = parsed.get(codes)
+        except TypeError:  # something unhashable in it, which is no disc code
+            known = _parsed_stack(codes)
+        if known is None:
+            known = parsed[codes] = _parsed_stack(codes)
+        found.append(known)
+    return [codes for codes, _ in found], tuple(key for _, key in found)
+
+
+def _parsed_stack(stack: tuple) -> tuple[dict[int, str], tuple]:
+    codes = {}
+    for code in stack:
+        if not isinstance(code, str) or len(code) < 2 or not code[0].isdigit():
+            raise ArbiterError(f"not a disc code: {code!r} (size digit then colour, e.g. \"2blue\")")
+        codes[int(code[0])] = code[1:]
+    return codes, tuple(sorted(codes.items()))

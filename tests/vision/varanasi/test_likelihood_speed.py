@@ -7,9 +7,11 @@ import math
 import struct
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engines.errors import ArbiterError
 from vision.varanasi_assignment import assign
 from vision.varanasi_observation import DiscReading, TowerReading, VaranasiObservation
 from vision.varanasi_params import MISSING_DISC_LOG, PROBABILITY_FLOOR
@@ -110,3 +112,13 @@ def test_slot_logs_are_the_plain_sums():
     presence = min(max(0.7, PROBABILITY_FLOOR), 1 - PROBABILITY_FLOOR)
     expected = math.log(1 - 0.2) + (math.log(presence) + math.log(slot.colour_probability("green")))
     assert _bits(tower.log_likelihood({2: "green"})) == _bits(expected)
+
+
+def test_a_stack_met_again_is_read_as_before_and_bad_ones_are_refused():
+    observation = VaranasiObservation((TowerReading((_slot(2, 0.9, {"red": 0.9, "blue": 0.1}),)),), 1.0)
+    state = {"game": "varanasi", "stacks": [["2red"], ["1blue"]]}
+    first = observation.log_likelihood(state)
+    assert observation.log_likelihood({"game": "varanasi", "stacks": [["2red"], ["1blue"]]}) == first
+    for bad in ([[["2red"]]], [[2]], [["red"]], [{}]):
+        with pytest.raises(ArbiterError):
+            observation.log_likelihood({"game": "varanasi", "stacks": bad})
