@@ -54,9 +54,10 @@ from bench_tracker import DEFAULT_BENCH, GROUPS, calibrate_session, session_rule
 
 ARBITER = Path(sys.executable).with_name("arbiter")
 # `explain` as this benchmark measured it on commit 00aa2fd, before the engines were made faster
-# (microseconds; Varanasi: medians of 1000 random 24-disc set-ups, seed 1; Wari: means of 2000).
-EXPLAIN_BEFORE_US = {"varanasi legal (states)": 18.8, "varanasi legal (JSON)": 34.7,
-                     "varanasi illegal (JSON)": 33.8, "wari legal": 10.9, "wari miscounted": 75.7}
+# (thread CPU microseconds, the least of six runs on core 1; Varanasi: medians of 1000
+# random 24-disc set-ups, seed 1; Wari: means of 2000 boards).
+EXPLAIN_BEFORE_US = {"varanasi legal (states)": 20.1, "varanasi legal (JSON)": 35.8,
+                     "varanasi illegal (JSON)": 35.0, "wari legal": 11.1, "wari miscounted": 78.6}
 ROWS: list[tuple[str, str, str, bool | None]] = []
 
 
@@ -314,15 +315,15 @@ def explain_rows() -> None:
         after = engine.apply(before, rng.choice(engine.legal_moves(before)))
         for key, seen in (("varanasi legal (states)", fresh(after)), ("varanasi legal (JSON)", after.to_json())):
             probe = fresh(before)
-            began = time.perf_counter_ns()
+            began = time.thread_time_ns()
             engine.explain(probe, seen)
-            times[key].append((time.perf_counter_ns() - began) / 1000)
+            times[key].append((time.thread_time_ns() - began) / 1000)
         reading = illegal_reading(engine, before, rng)
         if reading is not None:
             probe = fresh(before)
-            began = time.perf_counter_ns()
+            began = time.thread_time_ns()
             engine.explain(probe, reading)
-            times["varanasi illegal (JSON)"].append((time.perf_counter_ns() - began) / 1000)
+            times["varanasi illegal (JSON)"].append((time.thread_time_ns() - began) / 1000)
     measured = {key: statistics.median(values) for key, values in times.items()}
     measured.update(zip(("wari legal", "wari miscounted"), wari_explain_us(rng)))
     for key, value in measured.items():
