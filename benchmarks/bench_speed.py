@@ -45,9 +45,10 @@ import numpy as np  # noqa: E402
 from arbiter.judge import Judge, played_on  # noqa: E402
 from engines import load_rules  # noqa: E402
 from engines.varanasi import random_setup  # noqa: E402
-from engines.wari import WariState  # noqa: E402
 from vision import recognize  # noqa: E402
 from vision.io import read_image  # noqa: E402
+
+from bench_wari_engine import explain_microseconds  # noqa: E402  (beside this script)
 
 from bench_explain import COLOURS, fresh, illegal_reading  # noqa: E402  (beside this script)
 from bench_tracker import DEFAULT_BENCH, GROUPS, calibrate_session, session_rules, true_state  # noqa: E402
@@ -325,35 +326,11 @@ def explain_rows() -> None:
             engine.explain(probe, reading)
             times["varanasi illegal (JSON)"].append((time.thread_time_ns() - began) / 1000)
     measured = {key: statistics.median(values) for key, values in times.items()}
-    measured.update(zip(("wari legal", "wari miscounted"), wari_explain_us(rng)))
+    measured.update(zip(("wari legal", "wari miscounted"),
+                        explain_microseconds(load_rules({"game": "wari"}), rng, 2000, clock=time.thread_time)))
     for key, value in measured.items():
         before = EXPLAIN_BEFORE_US[key]
         row(f"explain, {key}", f"{value:.1f} us", f"<= before, {before:.1f} us (+10 % noise)", value <= before * 1.1)
-
-
-def wari_explain_us(rng: random.Random, calls: int = 2000) -> tuple[float, float]:
-    """Mean explain time on a legal successor and on the same board with one seed moved."""
-    rules, pairs = load_rules({"game": "wari"}), []
-    state = rules.start()
-    while len(pairs) < calls:
-        moves = rules.legal_moves(state)
-        if not moves:
-            state = rules.start()
-            continue
-        after = rules.apply(state, rng.choice(moves))
-        pits = list(after.pits)
-        source = next(i for i in range(12) if pits[i])
-        pits[source] -= 1
-        pits[(source + 5) % 12] += 1
-        pairs.append((state, after, WariState(tuple(pits), after.stores, after.mover)))
-        state = after
-    means = []
-    for column in (1, 2):
-        began = time.thread_time()
-        for pair in pairs:
-            rules.explain(pair[0], pair[column])
-        means.append((time.thread_time() - began) / calls * 1e6)
-    return means[0], means[1]
 
 
 def nanku_rows(games: int = 40) -> None:
