@@ -49,7 +49,10 @@
       if (tables.ok && table.ok) {
         const shown = await tables.json();
         grid.replaceChildren(...shown.map(card));
-        standings.replaceChildren(...(await table.json()).map(row));
+        const rows = await table.json();
+        standings.replaceChildren(...rows.map(row));
+        standings.closest("table").hidden = !rows.length;
+        document.getElementById("no-standings").hidden = rows.length > 0;
         const empty = document.getElementById("no-tables");
         if (empty && shown.length) empty.remove();
         updated.textContent = "· updated " + new Date().toLocaleTimeString();
