@@ -15,6 +15,7 @@ import io
 import json
 import sqlite3
 import threading
+import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -37,6 +38,9 @@ MIGRATIONS = {
         "ALTER TABLE matches ADD COLUMN round INTEGER",  # rounds of earlier matches are inferred
         "ALTER TABLE moves ADD COLUMN mover TEXT"),  # earlier moves are listed without a name
 }
+
+# Waits (seconds) before opening the file again when another process holds it locked as it opens.
+OPEN_RETRY_S = (0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0)
 
 # Verdicts of the move log. The first group sets the position; the others only report.
 POSITION_VERDICTS = ("start", "move", "undo", "override", "accept")
@@ -158,11 +162,20 @@ class Store:
             self._db = sqlite3.connect(str(self.path), check_same_thread=False, isolation_level=None)
         except sqlite3.Error as exc:
             raise StoreError(_describe_sqlite_error(self.path, exc)) from None
-        try:
-            self._open()
-        except sqlite3.Error as exc:
-            self._db.close()
-            raise StoreError(_describe_sqlite_error(self.path, exc)) from None
+        for wait in (*OPEN_RETRY_S, None):
+            try:
+                self._open()
+                break
+            except sqlite3.OperationalError as exc:
+                # Processes opening a new file at once can find it locked where SQLite does not
+                # wait (switching to WAL, or a reader's upgrade that could deadlock): try again.
+                if wait is None or "locked" not in str(exc):
+                    self._db.close()
+                    raise StoreError(_describe_sqlite_error(self.path, exc)) from None
+                time.sleep(wait)
+            except sqlite3.Error as exc:
+                self._db.close()
+                raise StoreError(_describe_sqlite_error(self.path, exc)) from None
 
     def _open(self) -> None:
         # Another program's database is refused before anything is written to it.

@@ -239,3 +239,25 @@ def test_a_player_entered_before_ratings_were_kept_can_be_rated_after_the_upgrad
                 store.set_rating("Ama", bad)
         with pytest.raises(StoreError, match="no player named 'Kofi'"):
             store.set_rating("Kofi", 1500)
+
+
+def _open_at_once(args) -> str | None:
+    path, barrier = args
+    barrier.wait()
+    try:
+        Store(path).close()
+    except StoreError as exc:
+        return str(exc)
+    return None
+
+
+def test_processes_opening_a_new_record_file_at_once_all_succeed(tmp_path):
+    import multiprocessing
+
+    context = multiprocessing.get_context("fork")
+    failures = []
+    with context.Manager() as manager, context.Pool(4) as pool:
+        for trial in range(12):
+            barrier = manager.Barrier(4)
+            failures += [f for f in pool.map(_open_at_once, [(tmp_path / f"new{trial}.sqlite3", barrier)] * 4) if f]
+    assert failures == []
