@@ -91,8 +91,16 @@ def serve(args) -> int:
     store = Store(args.db)
     outbox = None
     try:
-        outbox = open_outbox(args, store, lambda event: print(json.dumps(event), file=sys.stderr, flush=True))
+        shown_on = []  # the companion, once built: its page shows how reporting stands
+
+        def director_status(event: dict) -> None:
+            print(json.dumps(event), file=sys.stderr, flush=True)
+            for page in shown_on:
+                page.director_status(event)
+
+        outbox = open_outbox(args, store, director_status)
         companion = build_companion(rules, profile, camera, store, names, args.table)
+        shown_on.append(companion)
         if outbox is not None:
             companion.tracker.subscribe(outbox.wake)
         running = start_serving(companion, args.host, args.port, pin, profile_path=args.profile,

@@ -103,6 +103,7 @@ class Companion:
         self._last_image = None
         self._frame_at: float | None = None
         self._next_view_at = 0.0
+        self.director: dict | None = None  # the latest word from this table's outbox, when it reports
         tracker.subscribe(self._relay)
 
     # Recognition and the live view -------------------------------------------------------------
@@ -140,10 +141,17 @@ class Companion:
             # Another match may now be played here (a tournament pairing): its players' names.
             self.seat_names = seat_names(self.store.match(self.store.game(event["game_id"])["match_id"]))
         data = self.describe(event)
-        # The tracker judges on the thread that reads the camera, so the newest frame is the one
-        # this event is about: its time lets a page (or the benchmark) see the end-to-end delay.
+        # A recording is judged on the thread that reads it, so the newest frame is the one this
+        # event is about: its time lets a page (or the benchmark) see the end-to-end delay. (A live
+        # camera is read on a thread of its own: its newest frame may be a few frames later.)
         data["frame_at"] = self._frame_at
         self.hub.publish(event.get("type", "message"), data)
+
+    def director_status(self, event: dict) -> None:
+        """How the table's reporting to the director stands ("delivered", "unreachable", "refused",
+        "failed"): kept for a page that connects later, and sent to the pages open now."""
+        self.director = {"status": event.get("status"), "message": event.get("message")}
+        self.hub.publish("director", self.director)
 
     def describe(self, event: dict) -> dict:
         """The event as the page needs it: board drawing, move notation, snapshot URLs, turn."""
@@ -302,6 +310,7 @@ class Companion:
             "last_move": next((e for e in reversed(log) if e.get("number")), None),
             "alert": next((e for e in reversed(log) if not e["legal"]), None) if pending_illegal else None,
             "log": log,
+            "director": self.director,
         }
 
     def snapshot_messages(self) -> list[str]:

@@ -222,3 +222,18 @@ def test_a_move_taken_in_doubt_shows_its_question_live_and_in_the_log(table, cli
     store.log(table.tracker.game_id, "move", table.positions[1], move={"player": "south", "pit": "c"}, reason=note)
     entry = client.get("/api/table").get_json()["log"][-1]
     assert entry["reason"] == note and entry["legal"] is True
+
+
+def test_the_page_learns_how_reporting_to_the_director_stands(table, client):
+    assert client.get("/api/table").get_json()["director"] is None  # a table that reports nowhere
+    table.show(0)
+    response = client.get("/events", buffered=False)
+    chunks = iter(response.response)
+    read_events(chunks, 1)  # the snapshot
+    table.companion.director_status({"type": "director", "status": "unreachable", "message": "connection refused"})
+    (name, data), = read_events(chunks, 1)
+    assert name == "director" and data == {"status": "unreachable", "message": "connection refused"}
+    response.close()
+    # A page opened later finds it in the table's view.
+    assert client.get("/api/table").get_json()["director"]["status"] == "unreachable"
+    assert 'id="director"' in client.get("/table").get_data(as_text=True)

@@ -84,6 +84,23 @@ function setStatus(status) {
   chip.textContent = status.replace("_", " ");
 }
 
+// How the table's reporting to the director stands, in the words of the chip beside "live".
+const DIRECTOR_WORDS = {
+  delivered: "director: up to date",
+  unreachable: "director: offline, moves kept",
+  refused: "director: refused",
+  failed: "director: record store failing",
+};
+
+function setDirector(data) {
+  const chip = $("director");
+  if (!data || !data.status) return;
+  chip.hidden = false;
+  chip.className = "chip " + (data.status === "delivered" ? "online" : "offline");
+  chip.textContent = DIRECTOR_WORDS[data.status] || "director: " + data.status;
+  chip.title = data.message || "";
+}
+
 const handlers = {
   snapshot(data) {
     $("log").replaceChildren();
@@ -93,6 +110,7 @@ const handlers = {
     $("players").textContent = data.players || "";
     $("score").textContent = data.score || "";
     $("match").textContent = data.match_text || "";
+    setDirector(data.director);
     $("last-move").textContent = data.last_move ? `Last move: ${data.last_move.number}. ${played(data.last_move)}` : "";
     showOver(data);
     if (data.status) setStatus(data.status);
@@ -124,6 +142,7 @@ const handlers = {
     if (data.turn) $("turn").textContent = data.turn;  // the camera stopped: the game was left unfinished
   },
   camera(data) { setStatus(data.status === "lost" ? "camera_lost" : "moving"); },
+  director(data) { setDirector(data); },
   error(data) { $("alert-reason").textContent = data.message; $("alert").classList.add("visible"); },
 };
 
