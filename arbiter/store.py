@@ -10,8 +10,6 @@ Snapshots of illegal moves are JPEG files in a folder beside the database (`<db>
 """
 from __future__ import annotations
 
-import csv
-import io
 import json
 import sqlite3
 import threading
@@ -23,7 +21,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from arbiter.spreadsheet import safe_row
+from arbiter.spreadsheet import move_log_csv
 from engines.errors import ArbiterError
 
 # 2: matches name the table that plays them; 3: tournaments keep their pairing system, players
@@ -125,10 +123,6 @@ class MoveRecord:
 
 def now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
-
-
-def _file_name(path: str | None) -> str | None:
-    return Path(path).name if path else path
 
 
 def _dumps(obj) -> str | None:
@@ -492,22 +486,8 @@ class Store:
         return match
 
     def export_csv(self, match_id: int) -> str:
-        """The move log of every game of a match, one row per log entry (JSON cells as text, each
-        position without the history it carries; snapshots by file name, as they lie in the
-        snapshot folder)."""
+        """The move log of every game of a match, one row per log entry (`move_log_csv`)."""
         from engines import load_rules
 
         history_keys = load_rules(self.match(match_id)["rules"]).history_keys
-        out = io.StringIO()
-        writer = csv.writer(out)
-        writer.writerow(["match", "game", "id", "at", "verdict", "move", "reason", "state", "recognised",
-                         "snapshot_before", "snapshot_after"])
-        for game in self.games(match_id):
-            for m in self.moves(game["id"]):
-                # A row holds its position, not the history a state carries (the positions a Wari
-                # game went through since the last capture): that is in the rows above it.
-                state = {key: value for key, value in m.state.items() if key not in history_keys}
-                writer.writerow(safe_row([match_id, game["number"], m.id, m.at, m.verdict, _dumps(m.move), m.reason,
-                                          _dumps(state), _dumps(m.recognised), _file_name(m.snapshot_before),
-                                          _file_name(m.snapshot_after)]))
-        return out.getvalue()
+        return move_log_csv(match_id, [(g["number"], self.moves(g["id"])) for g in self.games(match_id)], history_keys)
