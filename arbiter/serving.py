@@ -18,7 +18,7 @@ from arbiter.demo import DEFAULT_DEMO, DEMO_STILL_FRAMES, demo_camera
 from webui.companion import Companion, LatestObservation, seat_names
 from engines.errors import ArbiterError
 from webui.security import PIN_SUGGESTED_DIGITS, PIN_VARIABLE, check_bind, check_pin
-from webui.server import Running, serve_until_interrupted, start_serving
+from webui.server import Running, serve_until_interrupted, start_director, start_serving
 
 
 class TableCalibrator:
@@ -149,38 +149,14 @@ def demo(args) -> int:
 
 def serve_director(args) -> int:
     """`arbiter director [--db D] [--host H] [--port N] [--pin]`: the director's server."""
-    import logging
-    import signal
-    import threading
-
-    from werkzeug.serving import make_server
-
     from arbiter.director_store import DirectorStore
-    from webui.director_app import create_director_app
 
     pin = director_pin(args.pin)
     check_bind(args.host, pin)
     store = DirectorStore(args.db)
     try:
-        logging.getLogger("werkzeug").setLevel(logging.WARNING)
-        server = make_server(args.host, args.port, create_director_app(store, pin=pin, bind_host=args.host),
-                             threaded=True)
+        running = start_director(store, args.host, args.port, pin)
     except BaseException:
         store.close()
         raise
-    server.daemon_threads = True
-    stopped = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: stopped.set())
-    thread = threading.Thread(target=server.serve_forever, name="arbiter-director", daemon=True)
-    thread.start()
-    host, port = server.server_address[:2]
-    print(f"Arbiter director at http://{host}:{port}/  (Ctrl-C stops)", flush=True)
-    try:
-        stopped.wait()
-    except KeyboardInterrupt:
-        pass
-    finally:
-        server.shutdown()
-        thread.join(5)
-        store.close()
-    return 0
+    return serve_until_interrupted(running, "director")

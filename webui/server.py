@@ -1,5 +1,6 @@
-"""Serving one table's companion over HTTP: a threaded WSGI server, so the event and video streams
-of several phones never block each other, stopped cleanly on Ctrl-C or SIGTERM.
+"""Serving one table's companion, or the director's pages, over HTTP: a threaded WSGI server, so the
+event and video streams of several phones never block each other, stopped cleanly on Ctrl-C or
+SIGTERM.
 
 What is served (a real table or the demo) is put together by `arbiter.serving`.
 """
@@ -15,17 +16,17 @@ from werkzeug.serving import make_server
 
 from webui.app import create_app
 from webui.companion import Companion
+from webui.director_app import create_director_app
 from webui.security import check_bind
 
 
 @dataclass
 class Running:
-    """A companion being served: stop() ends the server, the tracker and the store."""
+    """An app being served: stop() ends the server, then closes what it serves (`close`)."""
 
-    companion: Companion
     server: object
     thread: threading.Thread
-    cleanup: Callable[[], None] | None = None
+    close: Callable[[], None]
 
     @property
     def url(self) -> str:
@@ -35,27 +36,48 @@ class Running:
     def stop(self) -> None:
         self.server.shutdown()
         self.thread.join(5)
-        self.companion.stop()
-        self.companion.store.close()
-        if self.cleanup is not None:
-            self.cleanup()
+        self.close()
+
+
+def _server(app, host: str, port: int):
+    """A threaded WSGI server for `app`, not yet serving."""
+    # One line per request (every frame of a live view) would bury the server's own messages.
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    # A port in use: werkzeug says so in one line and exits (SystemExit), which callers clean up after.
+    server = make_server(host, port, app, threaded=True)
+    # Streams end with the process: a browser tab left open must not keep the server alive.
+    server.daemon_threads = True
+    return server
+
+
+def _serve(server, close: Callable[[], None], name: str) -> Running:
+    thread = threading.Thread(target=server.serve_forever, name=name, daemon=True)
+    thread.start()
+    return Running(server, thread, close)
 
 
 def start_serving(companion: Companion, host: str, port: int, pin: str | None,
                   profile_path: str | None = None, cleanup=None, calibrator=None) -> Running:
     """Start the tracker and a threaded HTTP server in the background (port 0: any free port)."""
     check_bind(host, pin)
-    # One line per request (every frame of a live view) would bury the companion's own messages.
-    logging.getLogger("werkzeug").setLevel(logging.WARNING)
-    app = create_app(companion, pin=pin, bind_host=host, profile_path=profile_path, calibrator=calibrator)
-    # A port in use: werkzeug says so in one line and exits (SystemExit), which callers clean up after.
-    server = make_server(host, port, app, threaded=True)
-    # Streams end with the process: a browser tab left open must not keep the companion alive.
-    server.daemon_threads = True
+    server = _server(create_app(companion, pin=pin, bind_host=host, profile_path=profile_path, calibrator=calibrator),
+                     host, port)
     companion.start()
-    thread = threading.Thread(target=server.serve_forever, name="arbiter-web", daemon=True)
-    thread.start()
-    return Running(companion, server, thread, cleanup)
+
+    def close() -> None:
+        companion.stop()
+        companion.store.close()
+        if cleanup is not None:
+            cleanup()
+
+    return _serve(server, close, "arbiter-web")
+
+
+def start_director(store, host: str, port: int, pin: str | None) -> Running:
+    """The director's server in the background, closing its store when stopped."""
+    check_bind(host, pin)
+    return _serve(_server(create_director_app(store, pin=pin, bind_host=host), host, port), store.close,
+                  "arbiter-director")
 
 
 def serve_until_interrupted(running: Running, what: str) -> int:
