@@ -205,8 +205,7 @@ class Judge:
                 if self.history:
                     # A slip can leave a table that several moves also reach (a move out of
                     # turn): say what it would be, so that players can tell.
-                    slip = self._illegal_reason(self.state, observation.best_reading(self.state.to_json()))
-                    reason += f"; if not: {slip}"
+                    reason += f"; if not: {self._reason(observation, self.state)}"
             else:
                 return self._verdict(kind, state, reading, moves,
                                      note=f"{COUNTS[len(moves)]} moves since the last picture: {played}")
@@ -230,7 +229,7 @@ class Judge:
             current = start
         successors = self._successors(current, ())
         verdict = best_fit([(SAME, current, ())] + [(MOVE, state, moves) for state, moves in successors])
-        if verdict is not None and self.history and score(verdict.state) < sure:
+        if verdict is not None and score(verdict.state) < sure:
             # Taken because no slip explains the picture better, though the camera reads
             # otherwise: the players are asked to check.
             return self._in_doubt(observation, current, verdict, reading,
@@ -262,9 +261,6 @@ class Judge:
                 return setup
         if not self.history:
             return opened
-        # The reason compares the position with the picture's best reading of a position the game
-        # can be in (Wari: holding its seeds), so that it names the pits that differ rather than a
-        # seed total a pile's hidden seeds put wrong.
         followed = current.to_json()
         nearly = [c for c in [(SAME, current, ())] + [(MOVE, state, moves) for state, moves in successors]
                   if score(c[1]) >= sure - (ASK_MARGIN - FIT_MARGIN)]
@@ -273,16 +269,12 @@ class Judge:
             (kind, state, moves), doubt = max(doubted, key=lambda pair: score(pair[0][1]))
             return self._in_doubt(observation, current, self._verdict(kind, state, reading, moves), reading, doubt)
         nearest = max([current] + [state for state, _ in successors], key=score)
-        return Verdict(ILLEGAL, current, reading, reason=self._illegal_reason(current, observation.best_reading(followed)),
-                       expected=nearest.to_json())
+        return Verdict(ILLEGAL, current, reading, reason=self._reason(observation, current), expected=nearest.to_json())
 
     def _in_doubt(self, observation, current, verdict: Verdict, reading: dict, doubt: str) -> Verdict:
         """A legal verdict the picture does not quite bear out, taken with a question for the
         players (asked once while the same doubt lasts); none where only the stores differ."""
-        # The reason compares the position with the picture's best reading of a position the game
-        # can be in (Wari: holding its seeds), so that it names the pits that differ rather than a
-        # seed total a pile's hidden seeds put wrong.
-        reason = self._illegal_reason(current, observation.best_reading(current.to_json()))
+        reason = self._reason(observation, current)
         where = reason.split(" should ")[0]
         if verdict.kind == SAME:
             return replace(verdict, doubt=where)
@@ -339,6 +331,12 @@ class Judge:
         if best_fit([(OPENING, start, ())]) is not None:
             return Verdict(OPENING, start, reading)
         return Verdict(ILLEGAL, None, reading, reason="the table does not show the standard start position")
+
+    def _reason(self, observation, current) -> str:
+        """What differs between the position and the picture. It is compared with the picture's
+        best reading of a position the game can be in (Wari: holding its seeds), so that it names
+        the pits that differ rather than a seed total a pile's hidden seeds put wrong."""
+        return self._illegal_reason(current, observation.best_reading(current.to_json()))
 
     def _illegal_reason(self, current, reading: dict) -> str:
         try:

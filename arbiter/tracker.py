@@ -196,7 +196,8 @@ class Tracker:
         if not verdict.legal:
             if self._pending_illegal is not None and self._pending_illegal.recognised == verdict.recognised:
                 return  # the same wrong table seen again after a hand came and went: alerted already
-            before = (self._marked(self._last_stable.frame, self._last_stable.observation, self.judge.state)
+            last_legal = self.judge.state.to_json() if self.judge.state is not None else None
+            before = (self._marked(self._last_stable.frame, self._last_stable.observation, last_legal)
                       if self._last_stable else None)
             record_state = verdict.state.to_json() if verdict.state is not None else verdict.recognised
             record = self.store.log(self.game_id, ILLEGAL, record_state, move=transition["moves"] or None,
@@ -224,13 +225,11 @@ class Tracker:
         self._publish({"type": "transition", **transition, "mover": mover})
         self._finish_if_over()
 
-    def _marked(self, frame, observation, expected):
+    def _marked(self, frame, observation, expected: dict | None):
         """The picture with its reading drawn on it (`mark`), where it differs from the `expected`
-        position (JSON or a state) marked, or the picture as taken."""
+        position (JSON) marked, or the picture as taken."""
         if self._mark is None or frame is None or observation is None:
             return frame
-        if expected is not None and not isinstance(expected, dict):
-            expected = expected.to_json()
         return self._mark(frame, observation, expected)
 
     def _finish_if_over(self) -> None:

@@ -81,8 +81,8 @@ class WariObservation:
     confidence: float
     # (seeds, regions counted) -> `_best_with_seeds`: a verdict asks for the same one several times.
     _best: dict = field(default_factory=dict, init=False, repr=False, compare=False)
-    # Per region, the score of each count below _TABLED_COUNTS (`log_likelihood`), once asked for.
-    _scores: list | None = field(default=None, init=False, repr=False, compare=False)
+    # Per region, the score of each count below _TABLED_COUNTS (`_region_scores`), once asked for.
+    _scores: list = field(default_factory=list, init=False, repr=False, compare=False)
 
     @property
     def pits(self) -> list[int]:
@@ -108,13 +108,16 @@ class WariObservation:
     def log_likelihood(self, state_json: dict) -> float:
         """Sum of each region's log probability of the candidate's count (floored; stores weigh less)."""
         counts = _region_counts(state_json)
-        if self._scores is None:
-            # A judge weighs a few hundred tables against one picture: each region's score of
-            # every count a Wari set can put in it is worked out once.
-            object.__setattr__(self, "_scores", [
-                [_log_probability(d, n, w) for n in range(_TABLED_COUNTS)] for d, w in zip(self.regions, _REGION_WEIGHTS)])
         return sum(row[n] if n < _TABLED_COUNTS else _log_probability(d, n, w)
-                   for row, d, n, w in zip(self._scores, self.regions, counts, _REGION_WEIGHTS))
+                   for row, d, n, w in zip(self._region_scores(), self.regions, counts, _REGION_WEIGHTS))
+
+    def _region_scores(self) -> list[list[float]]:
+        """Each region's weighed score of every count below _TABLED_COUNTS: a judge weighs a few
+        hundred tables against one picture, and the best reading holding the seeds all counts."""
+        if not self._scores:
+            self._scores.extend([_log_probability(d, n, w) for n in range(_TABLED_COUNTS)]
+                                for d, w in zip(self.regions, _REGION_WEIGHTS))
+        return self._scores
 
     def best_log_likelihood(self, following: dict | None = None) -> float:
         """The log-likelihood of the most likely position the frame shows; given `following`, a
@@ -166,8 +169,9 @@ class WariObservation:
         shift = np.arange(seeds + 1)[:, None] - np.arange(seeds + 1)[None, :]  # t - n
         choices = []
         # The regions the position counts: the 12 pits, and the stores unless it leaves them out.
-        for distribution, weight in zip(self.regions[:regions], _REGION_WEIGHTS):
-            scores = np.array([_log_probability(distribution, n, weight) for n in range(seeds + 1)])
+        for row, distribution, weight in zip(self._region_scores(), self.regions[:regions], _REGION_WEIGHTS):
+            scores = np.array(row[:seeds + 1] if seeds < _TABLED_COUNTS
+                              else [_log_probability(distribution, n, weight) for n in range(seeds + 1)])
             sums = np.where(shift >= 0, best[np.clip(shift, 0, None)] + scores[None, :], -np.inf)
             choices.append(sums.argmax(axis=1))
             best = sums.max(axis=1)
