@@ -34,12 +34,13 @@ class Slip:
     after: WariState
 
 
-def sowing_path(rules: WariRules, state: WariState, origin: int) -> list[int]:
+def sowing_path(rules: WariRules, state: WariState, origin: int, seeds: int | None = None) -> list[int]:
     """The pits the origin's seeds fall in, one per seed, as the variant sows (the origin skipped
-    where it is, full pits passed over where the variant says so; a relay of fours not followed)."""
+    where it is, full pits passed over where the variant says so; a relay of fours not followed).
+    `seeds`: as many as that instead of the origin's own (one more: where a seed too many lands)."""
     variant = rules.variant
     pits = list(state.pits)
-    path, pit, hand = [], origin, pits[origin]
+    path, pit, hand = [], origin, pits[origin] if seeds is None else seeds
     pits[origin] = 0
     while hand:
         pit = (pit + 1) % PITS
@@ -49,6 +50,15 @@ def sowing_path(rules: WariRules, state: WariState, origin: int) -> list[int]:
         path.append(pit)
         hand -= 1
     return path
+
+
+def sown_along(state: WariState, origin: int, path: list[int]) -> list[int]:
+    """The pits after the origin's seeds fall one in each pit of `path`, before any capture."""
+    pits = list(state.pits)
+    pits[origin] = 0
+    for pit in path:
+        pits[pit] += 1
+    return pits
 
 
 def slips(rules: WariRules, state: WariState) -> list[Slip]:
@@ -71,17 +81,13 @@ def slips(rules: WariRules, state: WariState) -> list[Slip]:
         path = sowing_path(rules, state, move.index)
         captured = after.stores != state.stores
         if len(path) >= 2:
-            beyond = _next_on_path(rules, state, move.index, path)
+            beyond = sowing_path(rules, state, move.index, len(path) + 1)[-1]
             for slipped in range(len(path)):
                 _sow_slipped(rules, add, state, move, path[:slipped] + path[slipped + 1:] + [beyond], "skipped_pit")
             for slipped in range(len(path) - 1):
                 _sow_slipped(rules, add, state, move, path[:slipped + 1] + path[slipped:-1], "double_drop")
         if captured:
-            sown = list(state.pits)
-            sown[move.index] = 0
-            for pit in path:
-                sown[pit] += 1
-            add("missed_capture", sown, state.stores, passed_on)
+            add("missed_capture", sown_along(state, move.index, path), state.stores, passed_on)
         elif path and path[-1] // ROW != move.player and pits[path[-1]]:
             taken = list(pits)
             taken_stores = list(stores)
@@ -96,25 +102,9 @@ def slips(rules: WariRules, state: WariState) -> list[Slip]:
     return list(found.values())
 
 
-def _next_on_path(rules: WariRules, state: WariState, origin: int, path: list[int]) -> int:
-    """The pit one seed more from the origin would fall in after the path's last."""
-    variant = rules.variant
-    pit = path[-1]
-    while True:
-        pit = (pit + 1) % PITS
-        if variant.skip_origin and pit == origin:
-            continue
-        if variant.full_pit is not None and state.pits[pit] + path.count(pit) >= variant.full_pit:
-            continue
-        return pit
-
-
 def _sow_slipped(rules: WariRules, add, state: WariState, move, path: list[int], kind: str) -> None:
     """The tables a sowing along `path` leaves, with the capture its last seed gives and without."""
-    pits = list(state.pits)
-    pits[move.index] = 0
-    for pit in path:
-        pits[pit] += 1
+    pits = sown_along(state, move.index, path)
     passed_on = 1 - state.mover
     add(kind, pits, state.stores, passed_on)
     if rules.variant.capture != "two-three" or (rules.variant.capture_side == "opponent" and path[-1] // ROW == move.player):

@@ -19,32 +19,9 @@ from __future__ import annotations
 import numpy as np
 
 from engines.wari import PITS, ROW, WariRules, WariState
+from engines.wari_slips import sowing_path, sown_along
 
 KINDS = ("skipped_pit", "double_drop", "missed_capture", "wrong_capture", "knocked_seed", "out_of_turn")
-
-
-def sowing_path(state: WariState, origin: int) -> list[int]:
-    """The pits the origin's seeds fall in, one per seed (the origin skipped, as pbmserv sows)."""
-    path, pit = [], origin
-    for _ in range(state.pits[origin]):
-        pit = _next_pit(pit, origin)
-        path.append(pit)
-    return path
-
-
-def _next_pit(pit: int, origin: int) -> int:
-    """The pit a seed falls in after `pit`, the origin skipped."""
-    pit = (pit + 1) % PITS
-    return (pit + 1) % PITS if pit == origin else pit
-
-
-def _sown(state: WariState, origin: int) -> list[int]:
-    """The pits after sowing from `origin`, before any capture."""
-    pits = list(state.pits)
-    for pit in sowing_path(state, origin):
-        pits[pit] += 1
-    pits[origin] = 0
-    return pits
 
 
 def mistake(rules: WariRules, state: WariState, kind: str, rng: np.random.Generator) -> dict | None:
@@ -73,17 +50,17 @@ def _captures(rules: WariRules, state: WariState, move) -> bool:
 
 
 def _skipped_pit(rules, state, move, rng):
-    path = sowing_path(state, move.index)
+    path = sowing_path(rules, state, move.index)
     if len(path) < 2 or _captures(rules, state, move):
         return None
     pits = list(rules.apply(state, move).pits)
     pits[path[int(rng.integers(len(path)))]] -= 1
-    pits[_next_pit(path[-1], move.index)] += 1
+    pits[sowing_path(rules, state, move.index, len(path) + 1)[-1]] += 1
     return pits, list(state.stores)
 
 
 def _double_drop(rules, state, move, rng):
-    path = sowing_path(state, move.index)
+    path = sowing_path(rules, state, move.index)
     if len(path) < 2 or _captures(rules, state, move):
         return None
     pits = list(rules.apply(state, move).pits)
@@ -95,14 +72,14 @@ def _double_drop(rules, state, move, rng):
 def _missed_capture(rules, state, move, rng):
     if not _captures(rules, state, move):
         return None
-    return _sown(state, move.index), list(state.stores)
+    return sown_along(state, move.index, sowing_path(rules, state, move.index)), list(state.stores)
 
 
 def _wrong_capture(rules, state, move, rng):
     if _captures(rules, state, move):
         return None
     pits = list(rules.apply(state, move).pits)
-    last = sowing_path(state, move.index)[-1]
+    last = sowing_path(rules, state, move.index)[-1]
     if last // ROW == move.player or not pits[last]:
         return None
     stores = list(state.stores)
