@@ -4,6 +4,7 @@ from __future__ import annotations
 import csv
 import io
 import sqlite3
+from pathlib import Path
 
 import cv2
 import numpy as np
@@ -203,14 +204,18 @@ def _as_second_schema(db) -> None:
     db.execute("UPDATE meta SET value='2' WHERE key='schema_version'")
 
 
-def test_a_store_of_the_second_schema_keeps_its_tournaments_and_learns_their_systems(tmp_path):
-    import sqlite3
-
+def _second_schema_store(tmp_path, fill) -> Path:
+    """A store filled by `fill(store)`, then put back as the second schema left it."""
     path = tmp_path / "v2.sqlite3"
     with Store(path) as store:
-        store.add_tournament("Club night")
-    with sqlite3.connect(path) as db:  # as the second schema left it: no pairing systems
+        fill(store)
+    with sqlite3.connect(path) as db:
         _as_second_schema(db)
+    return path
+
+
+def test_a_store_of_the_second_schema_keeps_its_tournaments_and_learns_their_systems(tmp_path):
+    path = _second_schema_store(tmp_path, lambda store: store.add_tournament("Club night"))
     with Store(path) as store:
         assert store.tournaments()[0]["name"] == "Club night" and store.tournaments()[0]["system"] is None
         store.set_tournament_system(1, "swiss")
@@ -221,13 +226,7 @@ def test_a_store_of_the_second_schema_keeps_its_tournaments_and_learns_their_sys
 
 
 def test_a_player_entered_before_ratings_were_kept_can_be_rated_after_the_upgrade(tmp_path):
-    import sqlite3
-
-    path = tmp_path / "v2.sqlite3"
-    with Store(path) as store:
-        store.add_player("Ama")
-    with sqlite3.connect(path) as db:  # as the second schema left it: players without ratings
-        _as_second_schema(db)
+    path = _second_schema_store(tmp_path, lambda store: store.add_player("Ama"))
     with Store(path) as store:
         assert store.players()[0]["rating"] is None
         store.set_rating("Ama", 1850)
