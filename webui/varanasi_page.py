@@ -68,19 +68,23 @@ def varanasi_svg(state: dict, pieceset: dict | None = None, names: dict | None =
         parts.append(f'<line x1="{centre - 52}" x2="{centre + 52}" y1="{floor + 1}" y2="{floor + 1}" '
                      f'class="base"/>')
         for level, code in enumerate(stack):
-            size, colour = disc_parts(code)
-            fill = colour_css(colour, pieceset)
-            disc_width = _DISC_WIDTH.get(size, 98)
-            top = floor - (level + 1) * _DISC_HEIGHT
             parts.append(
                 f'<g class="disc" data-stack="{index}" data-disc="{level}" data-code="{escape(code)}" tabindex="0">'
-                f'<title>{escape(code)}</title>'
-                f'<rect x="{centre - disc_width / 2}" y="{top}" width="{disc_width}" height="{_DISC_HEIGHT - 2}" '
-                f'rx="6" fill="{fill}"/>'
-                f'<text x="{centre}" y="{top + _DISC_HEIGHT - 7}" fill="{_ink_on(fill)}">{size}</text></g>')
+                f'<title>{escape(code)}</title>{_disc(code, centre, floor, level, pieceset)}</g>')
         parts.append(f'<text class="label" x="{centre}" y="{floor + 24}">{index + 1}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def _disc(code: str, centre: float, floor: float, level: int, pieceset: dict | None) -> str:
+    """One disc of a side-view stack, `level` discs above the `floor`: its shape and size digit."""
+    size, colour = disc_parts(code)
+    fill = colour_css(colour, pieceset)
+    disc_width = _DISC_WIDTH.get(size, 98)
+    top = floor - (level + 1) * _DISC_HEIGHT
+    return (f'<rect x="{centre - disc_width / 2}" y="{top}" width="{disc_width}" height="{_DISC_HEIGHT - 2}" '
+            f'rx="6" fill="{fill}"/>'
+            f'<text x="{centre}" y="{top + _DISC_HEIGHT - 7}" fill="{_ink_on(fill)}">{size}</text>')
 
 
 def taker_label(seat: object, names: dict) -> str:
@@ -107,15 +111,8 @@ def emptied_table_svg(state: dict, pieceset: dict | None, names: dict) -> str:
              f'<text class="final" x="{centre}" y="34">All discs taken</text>']
     if last_take:
         parts.append(f'<line x1="{centre - 52}" x2="{centre + 52}" y1="{floor + 1}" y2="{floor + 1}" class="base"/>')
-        for level, (size, colour, code) in enumerate(discs):
-            fill = colour_css(colour, pieceset)
-            disc_width = _DISC_WIDTH.get(size, 98)
-            top = floor - (level + 1) * _DISC_HEIGHT
-            parts.append(
-                f'<g class="taken"><title>{escape(code)}</title>'
-                f'<rect x="{centre - disc_width / 2}" y="{top}" width="{disc_width}" height="{_DISC_HEIGHT - 2}" '
-                f'rx="6" fill="{fill}"/>'
-                f'<text x="{centre}" y="{top + _DISC_HEIGHT - 7}" fill="{_ink_on(fill)}">{size}</text></g>')
+        for level, (_, _, code) in enumerate(discs):
+            parts.append(f'<g class="taken"><title>{escape(code)}</title>{_disc(code, centre, floor, level, pieceset)}</g>')
         parts.append(f'<text class="label" x="{centre}" y="{floor + 26}">Last take: '
                      f'{escape(taker_label(last_take.get("seat"), names))}</text>')
     parts.append("</svg>")
