@@ -32,6 +32,8 @@ def test_demo_moves_arrive_live_and_the_illegal_move_is_flagged(demo_url, browse
     page = browser.new_page(viewport=DESKTOP, bypass_csp=True)
     page.goto(demo_url + "/table")
     expect(page.locator("#live")).to_have_text("live", timeout=10_000)
+    # The demo reports to no director: its chip takes no room.
+    expect(page.locator("#director")).to_be_hidden()
     # A move judged after the page loaded arrives over the event stream, without a reload.
     moves_at_load = page.locator("#log .entry.move").count()
     page.wait_for_function(f"document.querySelectorAll('#log .entry.move').length > {moves_at_load}",
