@@ -11,7 +11,7 @@ it live over a camera.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Iterable, Iterator
 
 from engines.errors import ArbiterError
@@ -86,6 +86,8 @@ class Verdict:
     # Flagged or taken in doubt: the position (JSON) the nearest legal explanation leaves, which
     # the picture is marked against where it differs.
     expected: dict | None = None
+    # The observation the verdict rests on, where the recogniser looked again (`Judge.judge`).
+    observation: object = field(default=None, repr=False, compare=False)
 
     @property
     def legal(self) -> bool:
@@ -154,6 +156,24 @@ class Judge:
         as much as a position at the fitting bar. A legal verdict's confidence is its position's
         share, an illegal one's the bar's share.
         """
+        verdict, scores, threshold = self._weighed(observation)
+        looked_again = getattr(observation, "looked_again", None)
+        contested = self._contested(verdict, scores) if looked_again is not None else []
+        if contested:
+            # Where one misread pit could decide the verdict, the recogniser looks at the pits in
+            # question again (Wari: the pile counter reads them too) and the picture is judged anew.
+            second = looked_again(contested)
+            if second is not observation:
+                verdict, scores, threshold = self._weighed(second)
+                verdict = replace(verdict, observation=second)
+        weights = list(scores.values()) + [threshold]
+        top = max(weights)
+        total = sum(math.exp(w - top) for w in weights)
+        chosen = scores[verdict.state] if verdict.legal and verdict.state is not None else threshold
+        return replace(verdict, confidence=math.exp(chosen - top) / total)
+
+    def _weighed(self, observation) -> tuple[Verdict, dict, float]:
+        """The verdict on a picture, every position weighed with its log-likelihood, and the bar."""
         # Candidates are measured against the picture's best reading of a position the game can be
         # in (for Wari: holding its seeds), not against a reading that lost a seed under a pile.
         followed = self.state if self.history else self.standard_start()
@@ -164,11 +184,23 @@ class Judge:
         verdict = self._judge(observation, scores, threshold, sure)
         if verdict.legal and verdict.state is not None and verdict.state not in scores:
             scores[verdict.state] = observation.log_likelihood(verdict.state.to_json())
-        weights = list(scores.values()) + [threshold]
-        top = max(weights)
-        total = sum(math.exp(w - top) for w in weights)
-        chosen = scores[verdict.state] if verdict.legal and verdict.state is not None else threshold
-        return replace(verdict, confidence=math.exp(chosen - top) / total)
+        return verdict, scores, threshold
+
+    def _contested(self, verdict: Verdict, scores: dict) -> list[dict]:
+        """The positions (JSON) whose differences from the picture's reading the recogniser should
+        look at again before the verdict stands: the legal position the verdict takes (for a
+        flagged one, the nearest), with the next likeliest position weighed where that one comes
+        within ASK_ODDS of it; for a flagged or doubted verdict, its nearest legal position in any
+        case."""
+        if not self.history or not scores:
+            return []
+        ranked = sorted(scores, key=scores.get, reverse=True)
+        chosen = verdict.state if verdict.legal and verdict.state in scores else ranked[0]
+        positions = [verdict.expected or chosen.to_json()] if not verdict.legal or verdict.doubt else []
+        rival = next((state for state in ranked if state != chosen), None)
+        if rival is not None and scores[rival] >= scores[chosen] - ASK_MARGIN:
+            positions += [chosen.to_json(), rival.to_json()]
+        return positions
 
     def _judge(self, observation, scores: dict, threshold: float, sure: float) -> Verdict:
         """The verdict, `scores` filled with every position weighed, `threshold` the fitting bar,
@@ -294,8 +326,12 @@ class Judge:
         slips = getattr(self.rules, "slips", None)
         if slips is None or not self.history:
             return best - FIT_MARGIN
-        slipped = max((observation.log_likelihood(slip.after.to_json()) for slip in slips(self.state)),
-                      default=-math.inf)
+        tables = [slip.after.to_json() for slip in slips(self.state)]
+        # A recogniser may find the likeliest of many tables without drawing each (Nanku: some
+        # thousand slips, most of them nowhere the picture changed).
+        best_of = getattr(observation, "best_log_likelihood_of", None)
+        slipped = (best_of(tables) if best_of is not None
+                   else max((observation.log_likelihood(table) for table in tables), default=-math.inf))
         return max(slipped - FIT_MARGIN, best - ASK_MARGIN)
 
     def _played_on_pending(self, observation, reading: dict) -> Verdict | None:

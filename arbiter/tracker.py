@@ -183,6 +183,7 @@ class Tracker:
                 return
             self._next_game()
         verdict = self.judge.judge(observation)
+        observation = verdict.observation or observation  # what the recogniser read on a second look
         source = self._last_stable.label if self._last_stable else label
         if verdict.kind == SAME:
             self.judge.apply(verdict)

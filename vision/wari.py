@@ -3,11 +3,16 @@
 Each pit and store is measured (`vision.wari_measure`: seed area and seeds spotted one by one),
 and the measurements turned into a probability for every count (`vision.wari_count`). The observation keeps those distributions so
 the tracker can weigh candidate positions (`log_likelihood`) instead of trusting one reading.
+Where the game's position and the hand-made cues disagree about a pit, the judge asks the pile
+counter network to look at it too (`looked_again`): a second witness, trained on broad renders,
+where a glare on an empty bowl or a misread pile would otherwise decide a verdict.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from functools import partial
+from dataclasses import dataclass, field, replace
+from typing import Callable
 
 import cv2
 import numpy as np
@@ -83,6 +88,11 @@ class WariObservation:
     _best: dict = field(default_factory=dict, init=False, repr=False, compare=False)
     # Per region, the score of each count below _TABLED_COUNTS (`_region_scores`), once asked for.
     _scores: list = field(default_factory=list, init=False, repr=False, compare=False)
+    # pits -> their counts weighed with the network's reading at every quarter turn (`recognize`);
+    # None where nothing can look again (an observation built by hand, or every pit looked at).
+    second_look: Callable[[list[int]], dict[int, dict[int, float]]] | None = field(
+        default=None, repr=False, compare=False)
+    looked_at: frozenset = frozenset()  # pits `looked_again` has read
 
     @property
     def pits(self) -> list[int]:
@@ -136,6 +146,23 @@ class WariObservation:
         counts = self._best_with_seeds(following)[1]
         return {"game": "wari", "pits": counts[:PIT_COUNT], "stores": counts[PIT_COUNT:] or self.stores}
 
+    def looked_again(self, candidates: list[dict]) -> "WariObservation":
+        """The observation with the pits where a candidate (a position the game could be in)
+        differs from the reading read again by the pile counter, at every quarter turn, its counts
+        allowed to add to the cues' (`with_network`); itself where there is none to read. The
+        judge asks this where one pit could decide its verdict: the cues can be surely wrong where
+        a lamp's glare lies on an empty bowl, and the network, trained on broad renders, reads such
+        pits right (docs/vision-wari.md, "A second look")."""
+        read = self.pits
+        differ = sorted({pit for candidate in candidates for pit, n in enumerate(_region_counts(candidate)[:PIT_COUNT])
+                         if n != read[pit] and pit not in self.looked_at})
+        if self.second_look is None or not differ:
+            return self
+        regions = list(self.regions)
+        for pit, counts in self.second_look(differ).items():
+            regions[pit] = counts
+        return replace(self, regions=tuple(regions), looked_at=self.looked_at | frozenset(differ))
+
     def doubtful(self, candidate: dict, following: dict) -> str:
         """Whether the candidate differs from the best reading holding `following`'s seeds only in
         pits read as piles (DOUBTFUL_FROM seeds or more) and in stores: piles hide seeds, stores
@@ -188,14 +215,25 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> WariObservation:
     image = colour_image_for(image_bgr, calibrated.geometry)
     frame = working_frame(image)
     measures, posteriors = region_posteriors(calibrated, frame)
-    regions = [plausible_counts(p) for p in posteriors]
-    regions[:PIT_COUNT] = _weighed_by_network(image, calibrated, regions[:PIT_COUNT], posteriors)
+    plausible = [plausible_counts(p) for p in posteriors]
+    regions = list(plausible)
+    regions[:PIT_COUNT] = _weighed_by_network(image, calibrated, plausible[:PIT_COUNT], posteriors)
     # A hand or a shadow brings colours calibration never saw; a region cut off by the frame edge cannot be read.
     seen = (1 - measures.unknown_share[:PIT_COUNT]) * measures.visible_share[:PIT_COUNT]
     sureness = np.array([max(region.values()) for region in regions[:PIT_COUNT]])
     board_match = _board_top_match(frame, calibrated)
     confidence = float(np.clip(np.mean(sureness) * np.min(seen) ** 2 * board_match**2, 0.0, 1.0))
-    return WariObservation(calibrated.geometry, tuple(regions), confidence)
+    return WariObservation(calibrated.geometry, tuple(regions), confidence,
+                           second_look=partial(_second_look, image, calibrated, plausible))
+
+
+def _second_look(image: np.ndarray, calibrated: WariProfile, plausible: list[dict[int, float]],
+                 pits: list[int]) -> dict[int, dict[int, float]]:
+    """The given pits' plausible counts from the cues weighed with the pile counter's reading at
+    every quarter turn, the counts it finds likely added (`WariObservation.looked_again`)."""
+    crops = pit_crops(image, calibrated.geometry, calibrated.seed_diameter, pits)
+    readings = count_probabilities(crops, QUARTER_TURNS)
+    return {pit: with_network(plausible[pit], reading, adds=True) for pit, reading in zip(pits, readings)}
 
 
 def _weighed_by_network(

@@ -411,3 +411,48 @@ def test_after_three_flagged_pictures_the_judge_catches_up_on_four_moves(wari):
             judge.apply(judge.judge(garbage))
         verdict = judge.judge(seen(states[start + 4]))
         assert verdict.legal and verdict.kind == MOVES and verdict.state == states[start + 4]
+
+
+def _glare_beside_the_pile(wari):
+    """The move sowing onto South's pile, and its table read with a seed too many in the pit beyond
+    the pile (North's a: a lamp's glare taken for a seed) and the pile a seed short: what a seed
+    knocked out of the pile would leave."""
+    before, move, after = _sowing_onto_a_pile(wari)
+    beyond = after["pits"][6]
+    seen = {5: {11: 0.6, 12: 0.4}, 6: {beyond + 1: 0.9999, beyond: 0.0001}}
+    return before, move, after, seen
+
+
+def test_a_pit_in_question_is_looked_at_again_before_a_move_is_flagged(wari):
+    from vision.wari import WariObservation
+
+    before, move, after, seen = _glare_beside_the_pile(wari)
+    first = _wari_reading(after, seen)
+    assert not Judge(wari, history=[before]).judge(first).legal  # the knocked seed explains it best
+    asked = []
+
+    def second_look(pits: list[int]) -> dict:
+        asked.append(pits)
+        return {pit: ({after["pits"][pit]: 0.999, after["pits"][pit] + 1: 0.001}) for pit in pits}
+
+    looking = WariObservation(None, first.regions, 0.9, second_look=second_look)
+    verdict = Judge(wari, history=[before]).judge(looking)
+    assert verdict.kind == MOVE and verdict.moves == (move,) and verdict.note is None
+    # Read again once, only where the legal tables in question (the move, the table before it) and
+    # the reading part: the pile and the pit beyond it, perhaps the pit the move emptied.
+    assert len(asked) == 1 and {5, 6} <= set(asked[0]) <= {4, 5, 6}
+    assert verdict.observation.looked_at == set(asked[0])
+    assert verdict.observation.pits[6] == after["pits"][6] and verdict.recognised["pits"][6] == after["pits"][6]
+
+
+def test_a_slip_the_second_look_confirms_is_still_flagged(wari):
+    from vision.wari import WariObservation
+
+    before, move, after, seen = _glare_beside_the_pile(wari)
+    first = _wari_reading(after, seen)
+    confirmed = WariObservation(None, first.regions, 0.9, second_look=lambda pits: {pit: first.regions[pit] for pit in pits})
+    verdict = Judge(wari, history=[before]).judge(confirmed)
+    assert verdict.kind == ILLEGAL and "knocked into the next pit" in verdict.reason
+    # A picture that fits its move is not looked at again: no network time on a clean table.
+    clean = WariObservation(None, _wari_reading(after, {}).regions, 0.9, second_look=lambda pits: pytest.fail(str(pits)))
+    assert Judge(wari, history=[before]).judge(clean).moves == (move,)

@@ -79,6 +79,19 @@ def test_log_likelihood_prefers_the_truth_and_is_graded(table):
         observation.log_likelihood({"game": "wari", "pits": [4] * 11, "stores": [0, 0]})
 
 
+def test_a_second_look_reads_only_the_pits_in_question(table):
+    style, session, profile = table
+    observation = recognize(render_board(ORDER_PROBE, [0, 0], seed=6, style=style, session=session), profile)
+    reading = observation.to_json()["state"]
+    assert observation.looked_again([reading]) is observation  # nothing in question: no network time
+    other = dict(reading, pits=[reading["pits"][0] + 2] + reading["pits"][1:3] + [reading["pits"][3] + 1] + reading["pits"][4:])
+    second = observation.looked_again([other])
+    assert second.looked_at == {0, 3} and second.regions[1:3] == observation.regions[1:3]
+    # The network read them too, and agrees with the cues on a clear board.
+    assert second.pits == observation.pits == ORDER_PROBE
+    assert second.looked_again([other]) is second  # read once
+
+
 def test_dispatch_through_vision_recognize(nicker):
     image = render_board(START, [0, 0], seed=3, style="nicker", session=0)
     observation = recognize_any(image, nicker)
