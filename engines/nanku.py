@@ -419,6 +419,12 @@ class NankuRules:
             return Outcome(True, None, {WHITE: 0.5, BLACK: 0.5})
         return Outcome(True, winner, {colour: int(colour == winner) for colour in COLOURS})
 
+    def slips(self, state: NankuState) -> list:
+        """The tables a player's common slips leave (`engines.nanku_slips`)."""
+        from engines.nanku_slips import slips  # it builds on this module
+
+        return slips(self, state)
+
     def explain(self, before: NankuState, after: NankuState) -> Explanation:
         """The move (a placement or a collapse) turning `before` into `after`, found from the cubes
         that differ rather than from `legal_moves`, so a first piece anywhere is explained.
