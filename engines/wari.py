@@ -7,31 +7,44 @@ collected when the game ends appear in `outcome().scores`, not on the board.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from itertools import compress
-from operator import add
 from typing import Any, NamedTuple
 
 from engines.base import Explanation, Outcome
 from engines.errors import IllegalMove, MoveError, RulesError, StateError
-from engines.wari_state import (
-    PIT_LETTERS,
+from engines.wari_board import (
+    BOARD,
+    LAST,
+    MOVER,
+    NONEMPTY,
+    ON_THE_WAY_TOPS,
+    ONES,
     PITS,
-    PLAYERS,
     ROW,
+    ROW_TOPS,
+    ROWS,
+    SOWING,
+    SEEDS,
+    SOWN_TOPS,
+    at_least,
+    key_of,
+    no_quick_sowings,
+    pits_of,
+    quick_sowings,
+)
+from engines.wari_state import (  # pit_name: engines.wari names it for its users
+    PIT_LETTERS,
+    PLAYERS,
     WariMove,
     WariState,
-    pit_name,
+    pit_name,  # noqa: F401
     player_index,
     seed_counts,
     state_after,
+    state_sown,
 )
 
-TOTAL_SEEDS = 48
+TOTAL_SEEDS = SEEDS
 _NEXT = tuple((i + 1) % PITS for i in range(PITS))
-# What a hand of fewer than PITS seeds sown from each pit adds to every pit, by hand size: the
-# hand taken from its pit, one seed in each of the next `hand`.
-_SOWN = tuple(tuple(tuple(-hand if pit == origin else int(0 < (pit - origin) % PITS <= hand) for pit in range(PITS))
-                    for hand in range(PITS)) for origin in range(PITS))
 
 
 @dataclass(frozen=True)
@@ -83,30 +96,39 @@ OPTIONS = {
 }
 
 
-def _row(player: int) -> range:
-    return range(player * ROW, player * ROW + ROW)
-
-
 def _row_seeds(pits: tuple[int, ...], player: int) -> int:
     return sum(pits[player * ROW:player * ROW + ROW])
 
 
 _MOVES = tuple(WariMove(i // ROW, i % ROW) for i in range(PITS))
-_ROW_MOVES = (_MOVES[:ROW], _MOVES[ROW:])
+# The mover's moves by the top bits `NONEMPTY` sets on his row: those from his pits holding seeds.
+_MOVES_BY_TOPS = tuple({sum(128 << 8 * (player * ROW + pit) for pit in range(ROW) if chosen >> pit & 1):
+                        tuple(_MOVES[player * ROW + pit] for pit in range(ROW) if chosen >> pit & 1)
+                        for chosen in range(1 << ROW)} for player in (0, 1))
+_TWO_OR_THREE = (2, 3)
+_FOUR_OR_MORE, _A_LAP_OR_MORE = at_least(4), at_least(PITS)
 _tuple_new = tuple.__new__
-_set = object.__setattr__
 
 
 class _Sowing(NamedTuple):
     """What one move does to the board, before the legality rules that look at it."""
 
-    pits: tuple[int, ...]
+    key: int  # the position after it, the same player still to move (`engines.wari_board`)
     stores: tuple[int, int]
     grand_slam: bool  # its capture takes (or, in abapa, would take) the opponent's whole row
 
     @property
+    def pits(self) -> tuple[int, ...]:
+        return pits_of(self.key)
+
+    @property
     def board(self) -> tuple:
-        return (self.pits, self.stores)
+        """The key's pits and the stores, to compare with another board's (`_board`)."""
+        return (self.key & BOARD, self.stores)
+
+
+def _board(state: WariState) -> tuple:
+    return (state._key & BOARD, state._stores)
 
 
 class WariRules:
@@ -123,6 +145,23 @@ class WariRules:
         self._capture_anywhere = variant.capture_side == "any"
         self._slam_illegal = variant.grand_slam == "illegal"
         self._must_feed = variant.must_feed is not None
+        # The stores of a game its score has not ended (`_score_ended`): one look-up a ply.
+        half, limit = TOTAL_SEEDS // 2, variant.end_at_or_below
+        self._playing = frozenset((south, north) for south in range(half + 1) for north in range(half + 1)
+                                  if not south == north == half
+                                  and (limit is None or TOTAL_SEEDS - south - north > limit))
+        self._full = None if variant.full_pit is None else at_least(variant.full_pit)
+        # The last state in which `legal_moves` found every move from a pit holding seeds legal:
+        # `apply` sows such a move there unchecked. A state never stops being one (states are
+        # values), so whichever state a thread last left here is still right.
+        self._free_state = None
+        # Per mover, the pits of which one holding seeds makes every move from a pit holding seeds
+        # legal: the opponent's row where he must be fed, any pit where nothing else restricts
+        # moves; None where a grand slam may forbid a move anyway.
+        self._free_if = (None if self._slam_illegal else (ROWS[1], ROWS[0]) if self._must_feed
+                         else (BOARD, BOARD))
+        self._quick = (quick_sowings(self._capture_anywhere, variant.skip_origin) if self._plain_drop
+                       else no_quick_sowings)
 
     # ---- rules object -------------------------------------------------------------------
     @classmethod
@@ -201,75 +240,89 @@ class WariRules:
 
     # ---- playing ------------------------------------------------------------------------
     def legal_moves(self, state: WariState) -> list[WariMove]:
-        south, north = state.stores
-        if south > TOTAL_SEEDS // 2 or north > TOTAL_SEEDS // 2 or south == north == TOTAL_SEEDS // 2 or (
-                self.variant.end_at_or_below is not None and self._score_ended(state)):
+        if state._stores not in self._playing:
             return []
-        pits, mover, line = state.pits, state.mover, state._line
-        if line is not None and line.index.get((pits, mover), state._depth) < state._depth:
-            return []  # a position repeated (`state.repeated()`, without keeping the answer)
-        own = mover * ROW
-        moves = list(compress(_ROW_MOVES[mover], pits[own:own + ROW]))
-        free = True  # every move from a pit holding seeds is legal
+        key, line, mover, depth = state._key, state._line, state._mover, state._depth
+        if line is not None and line.get(key, depth) < depth:
+            return []  # a position repeated (`state.repeated()`)
+        moves = list(_MOVES_BY_TOPS[mover][(key + NONEMPTY) & ROW_TOPS[mover]])
+        free_if = self._free_if
+        if free_if is not None and key & free_if[mover]:
+            self._free_state = state  # every move from a pit holding seeds is legal
+            return moves
+        free = True
         if self._slam_illegal:
             kept = self._without_grand_slams(state, moves)
             free, moves = len(kept) == len(moves), kept
-        if self._must_feed and not any(pits[ROW - own:PITS - own]):
-            feeding = [m for m in moves if any(self._sown(state, m.index)[0][ROW - own:PITS - own])]
+        if self._must_feed and not key & ROWS[1 - mover]:
+            opponent = ROWS[1 - mover]
+            feeding = [m for m in moves if self._sown(key, state._stores, m.index)[0] & opponent]
             if feeding or self.variant.must_feed == "or-end":
                 free, moves = free and len(feeding) == len(moves), feeding
         if free:
-            _set(state, "_free_under", self)
+            self._free_state = state
         return moves
 
     def _without_grand_slams(self, state: WariState, moves: list[WariMove]) -> list[WariMove]:
         """The moves that take no grand slam, sowing only those that might."""
-        pits, own = state.pits, state.mover * ROW
-        full = max(pits[ROW - own:PITS - own]) >= 4
+        key, stores, mover = state._key, state._stores, state._mover
         if self._capture_anywhere:
-            return [m for m in moves if not self._sown(state, m.index)[2]]
-        if full and max(pits[own:own + ROW]) < PITS:
+            return [m for m in moves if not self._sown(key, stores, m.index)[2]]
+        full = bool((key + _FOUR_OR_MORE) & ROW_TOPS[1 - mover])
+        if full and not (key + _A_LAP_OR_MORE) & ROW_TOPS[mover]:
             return moves  # a pit of 4 or more on the opponent's row, and no move laps
-        return [m for m in moves if _no_grand_slam(pits, m.index, full) or not self._sown(state, m.index)[2]]
+        pits = state.pits
+        return [m for m in moves if _no_grand_slam(pits, m.index, full) or not self._sown(key, stores, m.index)[2]]
 
     def apply(self, state: WariState, move: WariMove) -> WariState:
-        if state._free_under is self and move.player == state.mover and state.pits[move.index]:
-            pits, stores, _ = self._sown(state, move.index)  # legal_moves found every such move legal
-            return state_after(state, pits, stores)
+        origin = move.index
+        if state is self._free_state:  # legal_moves found every move from a pit holding seeds legal
+            key = state._key
+            hand = key >> 8 * origin & 255
+            quick = self._quick[state._mover][origin][hand]
+            if quick is not None:
+                sown, at = key + quick[0], quick[1]
+                if at is None or sown >> at & 255 not in _TWO_OR_THREE:  # nothing captured
+                    return state_sown(state, sown)
+                sown, stores, _ = self._captured(sown, state._stores, quick[2], state._mover)
+                return state_after(state, sown, stores)
+            if hand and move.player == state._mover:
+                sown, stores, _ = self._sown(key, state._stores, origin)
+                return state_after(state, sown ^ MOVER, stores)
         # A move of the player to move from a pit holding seeds is legal unless the game is over,
         # it would take a grand slam the variant forbids, or it starves an opponent who must be
         # fed: checked on its own sowing, without sowing every other move as legal_moves does.
-        if (move.player == state.mover and state.pits[move.index] and not self._score_ended(state)
+        if (move.player == state._mover and state.pits[origin] and not self._score_ended(state)
                 and not state.repeated()):
-            sowing = self._sow(state, move.index)
+            sowing = self._sow(state, origin)
             if (not (sowing.grand_slam and self._slam_illegal)
-                    and (not self._must_feed_now(state) or self._feeds(sowing, state.mover))):
-                return state_after(state, sowing.pits, sowing.stores)
+                    and (not self._must_feed_now(state) or self._feeds(sowing, state._mover))):
+                return self._after(state, sowing)
         legal = self.legal_moves(state)
         if move in legal:
-            return self._after(state, self._sow(state, move.index))
+            return self._after(state, self._sow(state, origin))
         if not legal:
             raise IllegalMove(f"the game is over: {self.notation(move)} cannot be played")
-        if move.player != state.mover:
+        if move.player != state._mover:
             raise IllegalMove(f"it is {state.to_move.capitalize()}'s turn, not {PLAYERS[move.player].capitalize()}'s")
-        if not state.pits[move.index]:
+        if not state.pits[origin]:
             raise IllegalMove(f"{self.notation(move)} is empty")
-        raise IllegalMove(self._refusal(state, move, self._sow(state, move.index)))
+        raise IllegalMove(self._refusal(state, move, self._sow(state, origin)))
 
     @staticmethod
     def _after(state: WariState, sowing: _Sowing) -> WariState:
-        return state_after(state, sowing.pits, sowing.stores)
+        return state_after(state, sowing.key ^ MOVER, sowing.stores)
 
     def _must_feed_now(self, state: WariState) -> bool:
-        return self._must_feed and not _row_seeds(state.pits, 1 - state.mover)
+        return self._must_feed and not state._key & ROWS[1 - state._mover]
 
     @staticmethod
     def _feeds(sowing: _Sowing, mover: int) -> bool:
-        return _row_seeds(sowing.pits, 1 - mover) > 0
+        return bool(sowing.key & ROWS[1 - mover])
 
     def _refusal(self, state: WariState, move: WariMove, sowing: _Sowing) -> str:
         """Why the rules forbid a sown move that is not among the legal ones."""
-        opponent = PLAYERS[1 - state.mover].capitalize()
+        opponent = PLAYERS[1 - state._mover].capitalize()
         if sowing.grand_slam and self.variant.grand_slam == "illegal":
             return f"{self.notation(move)} would capture all of {opponent}'s seeds"
         return (f"{state.to_move.capitalize()} must feed {opponent}: "
@@ -277,40 +330,55 @@ class WariRules:
 
     def _sow(self, state: WariState, origin: int) -> _Sowing:
         """Sow the pit at origin for its owner and make the captures the variant gives."""
-        return _tuple_new(_Sowing, self._sown(state, origin))
+        return _tuple_new(_Sowing, self._sown(state._key, state._stores, origin))
 
-    def _sown(self, state: WariState, origin: int) -> tuple:
-        """`_sow` as a plain tuple (pits, stores, grand_slam)."""
-        hand = state.pits[origin]
-        if hand < PITS and self._plain_drop:
-            # Less than a lap, nothing passed over, nothing taken on the way: one seed in each of
-            # the next `hand` pits.
-            pits = tuple(map(add, state.pits, _SOWN[origin][hand]))
-            last, stores = (origin + hand) % PITS, state.stores
-            if pits[last] not in (2, 3):
-                return pits, stores, False
-            pits = list(pits)
+    def _sown(self, key: int, stores: tuple, origin: int) -> tuple:
+        """`_sow` on a position's key as a plain tuple (key, stores, grand_slam)."""
+        hand, mover = key >> 8 * origin & 255, origin // ROW
+        quick = self._quick[mover][origin][hand]
+        if quick is not None:
+            key, last = key + quick[3], quick[2]
+        elif hand < PITS and self._full is not None and not (key + self._full) & SOWN_TOPS[origin][hand]:
+            key, last = key + SOWING[origin][hand], LAST[origin][hand]  # no full pit on the way
+        elif (hand < PITS and self.variant.capture == "four"
+              and not ON_THE_WAY_TOPS[origin][hand] & ~(((key + SOWING[origin][hand]) ^ 4 * ONES) + NONEMPTY)):
+            # No four made on the way: a four in the last pit is lifted or taken by `_relay_fours`.
+            key, last = key + SOWING[origin][hand], LAST[origin][hand]
+            if key >> 8 * last & 255 != 4:
+                return key, stores, False
+            pits, stores, _ = self._relay_fours(list(pits_of(key)), list(stores), mover, last)
+            return key_of(pits, key >= MOVER), stores, False
         else:
-            pits, stores = list(state.pits), list(state.stores)
+            pits, stores = list(pits_of(key)), list(stores)
             pits[origin] = 0
             fours = self.variant.capture == "four"
             last = self._drop(pits, stores, origin, hand, fours)
             if fours:
-                return self._relay_fours(pits, stores, origin // ROW, last)
-            stores = (stores[0], stores[1])
-        mover = origin // ROW
-        grand_slam = False
-        if self._capture_anywhere or last // ROW != mover:
-            taken = self.capture_chain(pits, last, mover)
-            grand_slam = any(i // ROW != mover for i in taken) and all(
-                i in taken or not pits[i] for i in _row(1 - mover))
-            if not (grand_slam and self.variant.grand_slam == "nothing"):
-                stores = list(stores)
-                stores[mover] += sum(pits[i] for i in taken)
-                for i in taken:
-                    pits[i] = 0
-                stores = (stores[0], stores[1])
-        return tuple(pits), stores, grand_slam
+                pits, stores, _ = self._relay_fours(pits, stores, mover, last)
+                return key_of(pits, key >= MOVER), stores, False
+            key, stores = key_of(pits, key >= MOVER), (stores[0], stores[1])
+        if not self._capture_anywhere and last // ROW == mover or key >> 8 * last & 255 not in _TWO_OR_THREE:
+            return key, stores, False
+        return self._captured(key, stores, last, mover)
+
+    def _captured(self, key: int, stores: tuple, last: int, mover: int) -> tuple:
+        """The captures of a sowing by `mover` that ended in `last`, as `_sown` gives them."""
+        # Pits captured backwards from the last one sown while they hold 2 or 3 (`capture_chain`).
+        pos, seeds, taken, opponents = last, 0, 0, False
+        opponent_only = self.variant.capture_side == "opponent"
+        for _ in range(PITS - 1):
+            count = key >> 8 * pos & 255
+            if count not in _TWO_OR_THREE or (opponent_only and pos // ROW == mover):
+                break
+            seeds, taken, opponents = seeds + count, taken + (count << 8 * pos), opponents or pos // ROW != mover
+            pos = (pos - 1) % PITS
+        if not seeds:
+            return key, stores, False
+        grand_slam = opponents and not (key - taken) & ROWS[1 - mover]
+        if grand_slam and self.variant.grand_slam == "nothing":
+            return key, stores, True
+        stores = (stores[0] + seeds, stores[1]) if mover == 0 else (stores[0], stores[1] + seeds)
+        return key - taken, stores, grand_slam
 
     def _drop(self, pits: list, stores: list, start: int, hand: int, fours: bool) -> int:
         """Drop `hand` seeds one per pit after `start`; returns the last pit sown."""
@@ -341,7 +409,7 @@ class WariRules:
             pos = (pos - 1) % PITS
         return taken
 
-    def _relay_fours(self, pits: list, stores: list, mover: int, last: int) -> _Sowing:
+    def _relay_fours(self, pits: list, stores: list, mover: int, last: int) -> tuple:
         """Last seed making 4: the mover captures it on the opponent's row, or lifts it and sows
         on from his own row. A relay sows exactly 4 seeds, so only one from a or b ends on the
         mover's row again (at e or f) and the second relay always reaches the opponent's row:
@@ -352,11 +420,11 @@ class WariRules:
                 stores[mover] += 4
                 break
             last = self._drop(pits, stores, last, 4, True)
-        return tuple(pits), (stores[0], stores[1]), False
+        return pits, (stores[0], stores[1]), False
 
     # ---- end of the game ----------------------------------------------------------------
     def _score_ended(self, state: WariState) -> bool:
-        south, north = state.stores
+        south, north = state._stores
         half = TOTAL_SEEDS // 2
         if south > half or north > half or south == north == half:
             return True
@@ -367,14 +435,14 @@ class WariRules:
         return not self.legal_moves(state)
 
     def outcome(self, state: WariState) -> Outcome:
-        scores = list(state.stores)
+        scores = list(state._stores)
         winner = None
         if self._score_ended(state):
             leftover = self.variant.leftover_at_end
         elif state.position in state.seen or not self.legal_moves(state):
             leftover = self.variant.leftover_at_stall
             if self.variant.cannot_move_loses and state.position not in state.seen:
-                winner = PLAYERS[1 - state.mover]
+                winner = PLAYERS[1 - state._mover]
                 leftover = "nobody"
         else:
             return Outcome(False, None, dict(zip(PLAYERS, scores)))
@@ -394,66 +462,19 @@ class WariRules:
     # ---- explaining a board change ------------------------------------------------------
     def explain(self, before: WariState, after: WariState) -> Explanation:
         """Camera-side check: compares pits and stores only, as to_move cannot be seen."""
-        board = (after.pits, after.stores)
+        board = _board(after)
         legal = self.legal_moves(before)
         if not legal:
             return Explanation(False, (), "the game is over")
-        if board == (before.pits, before.stores):
+        if board == _board(before):
             return Explanation(False, (), "the board has not changed")
         results = [(move, self._sow(before, move.index)) for move in legal]
         matches = tuple(move for move, sowing in results if sowing.board == board)
         if matches:
             return Explanation(True, matches, None)
-        reason = (self._wrong_turn(before, board) or self._forbidden(before, board, legal)
-                  or self._two_moves(before, board, results) or self._closest(board, results))
-        return Explanation(False, (), reason)
+        from engines.wari_explain import why_not  # it builds on this module
 
-    def _wrong_turn(self, before: WariState, board: tuple) -> str | None:
-        other = WariState(before.pits, before.stores, 1 - before.mover)
-        for move in self.legal_moves(other):
-            sowing = self._sow(other, move.index)
-            if sowing.board == board:
-                return f"it is {before.to_move.capitalize()}'s turn, but the board shows {self.notation(move)}"
-        return None
-
-    def _forbidden(self, before: WariState, board: tuple, legal: list) -> str | None:
-        for i in _row(before.mover):
-            move = _MOVES[i]
-            if before.pits[i] and move not in legal:
-                sowing = self._sow(before, i)
-                if sowing.board == board:
-                    return self._refusal(before, move, sowing)
-        return None
-
-    def _two_moves(self, before: WariState, board: tuple, results: list) -> str | None:
-        for first, sowing in results:
-            middle = self._after(before, sowing)
-            for second in self.legal_moves(middle):
-                then = self._sow(middle, second.index)
-                if then.board == board:
-                    return (f"this looks like two moves: {self.notation(first)} "
-                            f"then {self.notation(second)}")
-        return None
-
-    def _closest(self, board: tuple, results: list) -> str:
-        pits, stores = board
-
-        def distance(item):
-            sowing = item[1]
-            return (sum(abs(a - b) for a, b in zip(sowing.pits + sowing.stores, pits + stores)),
-                    item[0].pit)
-
-        move, sowing = min(results, key=distance)
-        sown = f"after {self.notation(move)}"
-        hint = _likely_mistake(move, sowing, pits, stores)
-        for step in range(1, PITS + 1):
-            i = (move.index + step) % PITS
-            if sowing.pits[i] != pits[i]:
-                return (f"{pit_name(i)} should hold {_seeds(sowing.pits[i])} {sown}, "
-                        f"the board shows {pits[i]}{hint}")
-        player = next(p for p in (move.player, 1 - move.player) if sowing.stores[p] != stores[p])
-        return (f"{PLAYERS[player].capitalize()}'s store should hold {_seeds(sowing.stores[player])} "
-                f"{sown}, the board shows {stores[player]}{hint}")
+        return Explanation(False, (), why_not(self, before, after, legal, results))
 
 
 def _no_grand_slam(pits: tuple, origin: int, full: bool) -> bool:
@@ -468,30 +489,3 @@ def _no_grand_slam(pits: tuple, origin: int, full: bool) -> bool:
         return False
     last = (origin + hand) % PITS
     return full or last // ROW == origin // ROW or any(pits[last + 1:(last // ROW + 1) * ROW])
-
-
-def _seeds(count: int) -> str:
-    return "1 seed" if count == 1 else f"{count} seeds"
-
-
-def _likely_mistake(move: WariMove, sowing: _Sowing, pits: tuple, stores: tuple) -> str:
-    """A question naming the slip that turns the legal sowing into the board, where one fits the
-    pits exactly (a camera reads stores less surely than pits, so they are left out of it).
-
-    Along the sowing, a seed one pit later than it should be is a pit skipped; one pit earlier,
-    two seeds dropped in one pit. Pits the move captured still holding 2 or 3 are a capture
-    missed; pits holding 2 or 3 after the move but emptied, a capture that was not due.
-    """
-    changed = [(step, i) for step in range(1, PITS + 1) for i in [(move.index + step) % PITS]
-               if pits[i] != sowing.pits[i]]
-    if not changed:
-        return ""
-    if all(sowing.pits[i] == 0 and pits[i] in (2, 3) for _, i in changed):
-        return " (was a capture missed?)"
-    if all(pits[i] == 0 and sowing.pits[i] in (2, 3) for _, i in changed):
-        return " (were seeds captured that were not due?)"
-    if [pits[i] - sowing.pits[i] for _, i in changed] == [-1, 1]:
-        return " (was a pit skipped while sowing, or a seed knocked into the next pit?)"
-    if [pits[i] - sowing.pits[i] for _, i in changed] == [1, -1]:
-        return " (were two seeds dropped in one pit?)"
-    return ""

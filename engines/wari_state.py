@@ -1,24 +1,25 @@
 """Wari positions and moves (`engines.wari` plays them): frozen, hashable, cheap to make; pit
 names and the checks of the counts and players their JSON gives.
 
-A random playout makes one state a ply, so a state is a slotted object whose positions seen since
-the last capture are not copied from ply to ply: the states along one line of play share one
-record of them (`_Line`), each seeing as many of its first entries as its own history holds. A
-state made by a second move from the same position (the judge weighing every legal move, a
-position explained by two moves) shares that record up to their common history and copies it
+A random playout makes one state a ply, so a state is a slotted object holding its position as
+one integer (its key, `engines.wari_board`), and the positions seen since the last capture are
+not copied from ply to ply: the states along one line of play share one record of them (a dict
+from each position's key to its place in the line), each seeing the entries placed before its own
+depth. A state made by a second move from the same position (the judge weighing every legal move,
+a position explained by two moves) shares that record up to their common history and copies it
 only where its own line goes on differently.
 """
 from __future__ import annotations
 
 from dataclasses import FrozenInstanceError, dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from engines.errors import StateError
+from engines.wari_board import MOVER, ROW, key_of, pits_of
 
 PLAYERS = ("south", "north")
 PIT_LETTERS = "abcdef"
-PITS = 12
-ROW = 6
 
 
 def pit_name(index: int) -> str:
@@ -40,66 +41,68 @@ class WariMove:
         return {"player": PLAYERS[self.player], "pit": PIT_LETTERS[self.pit]}
 
 
-class _Line:
-    """The positions seen since the last capture along one line of play, in order of play, and
-    where each stands in that order (a position repeated ends the game, so each is there once)."""
+def _field(name: str, getter=None) -> property:
+    """A state's field: read from its slot `_name` (or worked out by `getter`), never assigned nor
+    deleted, as a frozen dataclass's."""
+    def assign(self, value):
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
 
-    __slots__ = ("order", "index")
+    def delete(self):
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
 
-    def __init__(self, order: list):
-        self.order = order
-        self.index = {position: at for at, position in enumerate(order)}
+    return property(getter or attrgetter(f"_{name}"), assign, delete)
 
 
 class WariState:
     """`seen` holds the (pits, mover) positions since the last capture, the current one excluded:
     repetition ends the game and only a capture makes earlier positions unreachable.
 
-    Compares, hashes and prints as a frozen dataclass of (pits, stores, mover, seen) would."""
+    Compares, hashes and prints as a frozen dataclass of (pits, stores, mover, seen) would, and its
+    fields refuse assignment as such a dataclass's do. `pits` and `seen` are worked out from the
+    keys when first asked. The fields are read-only properties over slots, so `state_sown` fills in
+    a new state's slots directly, with no guard to go round on each assignment."""
 
-    # `_free_under`: the rules object that found every move from a pit of the mover's holding seeds
-    # legal here (apply then takes such a move without checking it again).
-    __slots__ = ("pits", "stores", "mover", "_line", "_depth", "_seen", "_repeated", "_free_under")
+    __slots__ = ("_stores", "_mover", "_key", "_line", "_depth", "_pits", "_seen")
 
     def __init__(self, pits: tuple[int, ...], stores: tuple[int, int], mover: int, seen=frozenset()):
-        seen = frozenset(seen)
-        line = _Line(list(seen)) if seen else None
-        for name, value in zip(self.__slots__, (pits, stores, mover, line, len(seen), seen, None, None)):
-            object.__setattr__(self, name, value)
+        pits, seen = tuple(pits), frozenset(seen)
+        self._stores, self._mover, self._key = tuple(stores), mover, key_of(pits, mover)
+        self._line = {key_of(p, m): at for at, (p, m) in enumerate(seen)} if seen else None
+        self._depth, self._pits, self._seen = len(seen), pits, seen
 
-    def __setattr__(self, name, value):
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+    def _pits_worked_out(self) -> tuple[int, ...]:
+        pits = self._pits
+        if pits is None:
+            pits = self._pits = pits_of(self._key)
+        return pits
 
-    def __delattr__(self, name):
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-    @property
-    def seen(self) -> frozenset:
+    def _seen_worked_out(self) -> frozenset:
         seen = self._seen
         if seen is None:
-            seen = frozenset(self._line.order[:self._depth]) if self._line is not None else frozenset()
-            object.__setattr__(self, "_seen", seen)
+            line, depth = self._line or {}, self._depth
+            seen = self._seen = frozenset((pits_of(key), int(key >= MOVER)) for key, at in line.items() if at < depth)
         return seen
+
+    pits = _field("pits", _pits_worked_out)
+    stores = _field("stores")
+    mover = _field("mover")
+    seen = _field("seen", _seen_worked_out)
 
     def repeated(self) -> bool:
         """Whether this position was seen since the last capture (the game ended in repetition)."""
-        repeated = self._repeated
-        if repeated is None:
-            line = self._line
-            repeated = line is not None and line.index.get((self.pits, self.mover), self._depth) < self._depth
-            object.__setattr__(self, "_repeated", repeated)
-        return repeated
+        line = self._line
+        return line is not None and line.get(self._key, self._depth) < self._depth
 
     @property
     def to_move(self) -> str:
-        return PLAYERS[self.mover]
+        return PLAYERS[self._mover]
 
     @property
     def position(self) -> tuple:
-        return (self.pits, self.mover)
+        return (self.pits, self._mover)
 
     def to_json(self) -> dict:
-        obj = {"game": "wari", "pits": list(self.pits), "stores": list(self.stores),
+        obj = {"game": "wari", "pits": list(self.pits), "stores": list(self._stores),
                "to_move": self.to_move}
         if self.seen:
             obj["seen"] = [{"pits": list(pits), "to_move": PLAYERS[mover]}
@@ -109,48 +112,48 @@ class WariState:
     def __eq__(self, other):
         if other.__class__ is not self.__class__:
             return NotImplemented
-        return (self.pits == other.pits and self.stores == other.stores and self.mover == other.mover
+        return (self._key == other._key and self._stores == other._stores
                 and ((self._line is other._line and self._depth == other._depth) or self.seen == other.seen))
 
     def __hash__(self):
-        return hash((self.pits, self.stores, self.mover, self.seen))
+        return hash((self.pits, self._stores, self._mover, self.seen))
 
     def __repr__(self):
-        return f"WariState(pits={self.pits!r}, stores={self.stores!r}, mover={self.mover!r}, seen={self.seen!r})"
+        return f"WariState(pits={self.pits!r}, stores={self._stores!r}, mover={self._mover!r}, seen={self.seen!r})"
 
     def __reduce__(self):
-        return (WariState, (self.pits, self.stores, self.mover, self.seen))
-
-
-class _Made:
-    """WariState's layout without its guard against assignment: a state is filled in as one of
-    these, then becomes a WariState (a plain attribute store is cheaper than going round the guard)."""
-
-    __slots__ = WariState.__slots__
+        return (WariState, (self.pits, self._stores, self._mover, self.seen))
 
 
 _new = object.__new__
 
 
-def state_after(before: WariState, pits: tuple[int, ...], stores: tuple[int, int]) -> WariState:
-    """The state a move of `before`'s mover leaves: the other player to move, and `before`'s
-    position added to those seen unless the move captured (its stores changed)."""
-    made = _new(_Made)
-    made.pits, made.stores, made.mover = pits, stores, 1 - before.mover
-    made._seen = made._repeated = made._free_under = None
-    if stores != before.stores:
-        made._line, made._depth = None, 0
-    else:
-        position, line, depth = (before.pits, before.mover), before._line, before._depth
-        if line is None:
-            line = _Line([position])
-        elif len(line.order) == depth:  # this line goes on
-            line.order.append(position)
-            line.index[position] = depth
-        elif line.order[depth] != position:  # another line went on from here: copy the shared part
-            line = _Line(line.order[:depth] + [position])
-        made._line, made._depth = line, depth + 1
-    made.__class__ = WariState
+def state_sown(before: WariState, key: int) -> WariState:
+    """`state_after` for a move that captured nothing."""
+    made = _new(WariState)
+    made._stores, made._mover, made._key = before._stores, 1 - before._mover, key
+    made._pits = made._seen = None
+    position, line, depth = before._key, before._line, before._depth
+    if line is None:
+        line = {position: 0}
+    elif len(line) == depth:  # this line goes on
+        line[position] = depth
+    elif line.get(position) != depth:  # another line went on from here: copy the shared part
+        line = {seen: at for seen, at in line.items() if at < depth}
+        line[position] = depth
+    made._line, made._depth = line, depth + 1
+    return made
+
+
+def state_after(before: WariState, key: int, stores: tuple[int, int]) -> WariState:
+    """The state a move of `before`'s mover leaves, `key` its position (the other player to
+    move): `before`'s position added to those seen unless the move captured (its stores changed)."""
+    if stores is before._stores or stores == before._stores:
+        return state_sown(before, key)
+    made = _new(WariState)
+    made._stores, made._mover, made._key = stores, 1 - before._mover, key
+    made._pits = made._seen = None
+    made._line, made._depth = None, 0
     return made
 
 
