@@ -1,7 +1,9 @@
 """Another camera for the bench photos: a stand-in for unseen sessions, shared by the benchmarks.
 
 `turned` (rotated 8 degrees, 10 % smaller, shifted, a warmer lamp), `tilted` (a keystoned view,
-dimmer, noisier) or `soft` (rotated the other way, 5 % larger, a cooler lamp, slightly out of focus).
+dimmer, noisier), `soft` (rotated the other way, 5 % larger, a cooler lamp, slightly out of focus)
+or `webcam` (960x720 pixels, so that a Wari pit is about 95 pixels across, turned 3 degrees, out of
+focus, noisy, under a warm lamp that turns the seeds olive: what a webcam over a real board shows).
 """
 from __future__ import annotations
 
@@ -28,7 +30,10 @@ CAMERAS = {
     "turned": (_turn(8, 0.9, (30, -20)), (0.8, 1.0, 1.15), 0.0, 0.0),
     "tilted": (_corners_moved([[77, 38], [-77, -23], [15, 23], [-15, -38]]), (0.7, 0.7, 0.7), 0.0, 4.0),
     "soft": (_turn(-10, 1.05, (-20, 10)), (1.2, 1.0, 0.85), 1.0, 0.0),
+    "webcam": (_turn(3, 1.0, (0, 0)), (0.7, 0.95, 1.1), 1.0, 3.0),
 }
+# Cameras that take smaller pictures than the bench's: the re-shot photo is scaled down to this size.
+SIZES = {"webcam": (960, 720)}
 
 
 def reshoot(image: np.ndarray, camera: str | None, rng: np.random.Generator) -> np.ndarray:
@@ -37,6 +42,8 @@ def reshoot(image: np.ndarray, camera: str | None, rng: np.random.Generator) -> 
         return image
     homography, gains, blur, noise = CAMERAS[camera]
     shot = cv2.warpPerspective(image.astype(np.float32), homography, FRAME, borderMode=cv2.BORDER_REFLECT)
+    if camera in SIZES:
+        shot = cv2.resize(shot, SIZES[camera], interpolation=cv2.INTER_AREA)
     shot *= np.float32(gains)
     if blur:
         shot = cv2.GaussianBlur(shot, (0, 0), blur)
