@@ -31,6 +31,10 @@ FIT_MARGIN = math.log(FIT_ODDS)
 # is called.
 ASK_ODDS = 10_000.0
 ASK_MARGIN = math.log(ASK_ODDS)
+# A move taken with less confidence than this (its share of the picture's weight among every
+# explanation weighed, slips at their odds) is taken with a question: a tenth of the weight left
+# to other explanations is too much to pass over in silence.
+ASK_BELOW = 0.9
 
 # How many positions back the table may be put when players take moves back (the position
 # "went back"); going further back is a correction the players make explicitly (an override).
@@ -170,7 +174,26 @@ class Judge:
         top = max(weights)
         total = sum(math.exp(w - top) for w in weights)
         chosen = scores[verdict.state] if verdict.legal and verdict.state is not None else threshold
-        return replace(verdict, confidence=math.exp(chosen - top) / total)
+        verdict = replace(verdict, confidence=math.exp(chosen - top) / total)
+        if verdict.legal and verdict.moves and verdict.note is None and verdict.confidence < ASK_BELOW and self.history:
+            # Other explanations keep more than a tenth of the picture's weight: taken, but the
+            # players are asked to check, as where the recogniser says it cannot count.
+            rival = max((state for state in scores if state != verdict.state), key=scores.get, default=None)
+            if rival is not None and scores[rival] >= threshold:
+                played = " then ".join(self.rules.notation(move) for move in verdict.moves)
+                note = f"{UNSURE}: the table fits {played}, but also {self._line_to(rival)}; please check the table"
+                verdict = replace(verdict, note=note, doubt=played, expected=verdict.state.to_json())
+            else:
+                verdict = self._in_doubt(verdict.observation or observation, self.state, verdict,
+                                         verdict.recognised, "unsure")
+        return verdict
+
+    def _line_to(self, state) -> str:
+        """How play reached `state` from the judge's position, in words: no move, a move, or more."""
+        if state == self.state:
+            return "no move yet"
+        moves = [move for move in self.rules.legal_moves(self.state) if self.rules.apply(self.state, move) == state]
+        return self.rules.notation(moves[0]) if moves else "another line of play"
 
     def _weighed(self, observation) -> tuple[Verdict, dict, float]:
         """The verdict on a picture, every position weighed with its log-likelihood, and the bar."""

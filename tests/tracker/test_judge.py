@@ -456,3 +456,22 @@ def test_a_slip_the_second_look_confirms_is_still_flagged(wari):
     # A picture that fits its move is not looked at again: no network time on a clean table.
     clean = WariObservation(None, _wari_reading(after, {}).regions, 0.9, second_look=lambda pits: pytest.fail(str(pits)))
     assert Judge(wari, history=[before]).judge(clean).moves == (move,)
+
+
+def test_a_move_other_explanations_weigh_on_is_taken_with_a_question(wari, varanasi):
+    # Two moves the picture cannot tell apart: the note names both.
+    start = wari.start()
+    first, second = (wari.apply(start, move) for move in wari.legal_moves(start)[:2])
+    torn = started(wari, start).judge(EitherObservation(first, second))
+    assert torn.legal and torn.note == f"{UNSURE}: the table fits South a, but also South b; please check the table"
+    # A move whose table differs from the picture in a disc the camera half confuses: sure enough
+    # at a cost of 1 nat, asked about at 3 (the reading, which no move leaves, then keeps over a tenth).
+    states = random_varanasi_game(varanasi, 3, plies=2)
+    after = states[1].to_json()
+    disc = after["stacks"][0][-1]
+    other = disc[0] + next(c for c in ("red", "blue", "green", "yellow") if c not in disc)
+    read = dict(after, stacks=[after["stacks"][0][:-1] + [other]] + after["stacks"][1:])
+    for cost, asked in ((1.0, False), (3.0, True)):
+        verdict = started(varanasi, states[0]).judge(FakeObservation(read, confusable={other: disc}, doubt_cost=cost))
+        assert verdict.legal and verdict.state == states[1]
+        assert (verdict.note or "").startswith(UNSURE) == asked and (verdict.confidence < 0.9) == asked
