@@ -15,6 +15,7 @@ the photo's size, "appearance": Appearance JSON, "first_piece": [[x, y, z, colou
 from __future__ import annotations
 
 import math
+from typing import Iterable
 
 import numpy as np
 
@@ -56,6 +57,14 @@ def make_scene(image_bgr: np.ndarray, camera: Camera, appearance: Appearance, fa
     actual = small.shape[1] / image_bgr.shape[1]
     working = camera.scaled(actual)
     return Scene(Costs(class_costs(small, appearance, cube_px * actual), cube_px * actual), working)
+
+
+def top_view(cubes) -> dict:
+    """Each column's (x, y) colour on top: what a camera straight above sees of the cubes."""
+    tops: dict = {}
+    for x, y, z, colour in sorted(cubes, key=lambda cube: cube[2]):
+        tops[(x, y)] = colour
+    return tops
 
 
 class NankuObservation:
@@ -127,16 +136,42 @@ class NankuObservation:
     def best_reading(self, following: dict | None = None) -> dict:
         return state_json(self._reading(following).cubes)
 
+    def doubtful(self, candidate: dict, following: dict) -> str:
+        """"heights" where the candidate differs from the best reading grown from `following` only
+        in what a camera above barely sees: every column shows the same colour on top in both
+        (they differ in a column's height or in cubes under its top); "" otherwise. A table that
+        differs there is no slip the camera can stand by (the judge asks instead of flagging)."""
+        read = tuple(cubes_of(self.best_reading(following)))
+        wanted = tuple(cubes_of(candidate))
+        return "heights" if set(read) != set(wanted) and top_view(read) == top_view(wanted) else ""
+
+    def best_log_likelihood_of(self, states: Iterable[dict]) -> float:
+        """The largest `log_likelihood` among the states (minus infinity for none), the same as
+        scoring each, but drawing only those a bound does not rule out: a candidate whose least
+        possible cost (`Frame.cost_bound`) is past the best found so far, and too far from the
+        best reading to be refitted at its own pose, cannot be the best."""
+        reading, frame = self._current()
+        bounded = sorted((frame.cost_bound(cubes), index, cubes)
+                         for index, cubes in enumerate(tuple(cubes_of(state)) for state in states))
+        best = math.inf
+        for bound, _, cubes in bounded:
+            if bound >= best and bound >= reading.cost + SETTLE_WITHIN:
+                break
+            best = min(best, self._cost(cubes))
+        return -best
+
     def log_likelihood(self, state_json_: dict) -> float:
         """Minus the cost of the candidate drawn at the pose of the structure it grows from."""
-        cubes = tuple(cubes_of(state_json_))
+        return -self._cost(tuple(cubes_of(state_json_)))
+
+    def _cost(self, cubes: tuple[Cell, ...]) -> float:
         reading, frame = self._current()
         cost = frame.cost_of(cubes)
         # A candidate near the best reading is scored at its own best pose, as the best readings
         # were: contenders are compared on equal terms.
         if cost < reading.cost + SETTLE_WITHIN:
             cost = frame.settle(cubes)
-        return -cost
+        return cost
 
     @property
     def following(self) -> tuple[Cell, ...]:

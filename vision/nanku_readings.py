@@ -52,6 +52,7 @@ class Frame:
         self._bounds = {cube: self.faces.bounds([cube]) for cube in self.base if self.faces.polygons[cube]}
         self._memo: dict[frozenset, float] = {frozenset(self.base): self.cost}
         self._settled: set[frozenset] = set()  # candidates refitted at their own pose
+        self._slack: np.ndarray | None = None  # integral of what each pixel pays above its best class
 
     def cost_of(self, cubes: Iterable[Cell]) -> float:
         """The cost of the frame drawn as `cubes` at this pose, redrawn only where they differ from the base."""
@@ -84,6 +85,35 @@ class Frame:
         cost = self.cost + after - before
         self._memo[key] = cost
         return cost
+
+    def cost_bound(self, cubes: Iterable[Cell]) -> float:
+        """A cost `cost_of(cubes)` cannot go below, without drawing: it redraws only the window
+        holding the cubes added and taken away, and no pixel there can cost less than its
+        cheapest class (the slack is what the base's drawing pays above that, summed)."""
+        cubes = tuple(cubes)
+        key = frozenset(cubes)
+        if key in self._memo:
+            return self._memo[key]
+        base = frozenset(self.base)
+        added = [c for c in cubes if c not in base]
+        removed = [c for c in self.base if c not in key]
+        boxes = [self._bounds[c] for c in removed if c in self._bounds]
+        if added:
+            origins = np.array([c[:3] for c in added], dtype=float)
+            corners = self.pose.place((origins[:, None, :] + CUBE_CORNERS[None]).reshape(-1, 3))
+            pixels = self.scene.camera.project(corners)
+            boxes.append((pixels[:, 0].min(), pixels[:, 1].min(), pixels[:, 0].max(), pixels[:, 1].max()))
+        window = pixel_window((min(b[0] for b in boxes), min(b[1] for b in boxes),
+                               max(b[2] for b in boxes), max(b[3] for b in boxes)),
+                              self.scene.costs.shape) if boxes else None
+        if window is None:
+            return self.cost
+        if self._slack is None:
+            slack = self.scene.costs.unexplained(self.drawing).astype(np.float64)
+            self._slack = np.pad(slack.cumsum(0).cumsum(1), ((1, 0), (1, 0)))
+        left, top, right, bottom = window
+        s = self._slack
+        return self.cost - float(s[bottom, right] - s[top, right] - s[bottom, left] + s[top, left]) / self.scene.costs.per_observation
 
     def settle(self, cubes: tuple[Cell, ...]) -> float:
         """The cost of `cubes` at their own best pose near the base's (the camera stays: it is the
