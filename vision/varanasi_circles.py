@@ -72,11 +72,9 @@ def rim_scores_of_groups(
     scores one after the other. The rims to exclude come as `rims_to_exclude` made them. With
     `scattered`, a third array: the share of directions that pass before the run rule. With
     `hits_only`, instead the directions that count (n, RIM_ANGLES booleans)."""
-    if len(circles) == 1:
-        centres = _as_centres(circles[0][0])
-    else:
-        centres = np.concatenate([_as_centres(points) for points, _ in circles])
-    counts = np.array([len(points) for points, _ in circles], dtype=np.int64)
+    groups = [_as_centres(points) for points, _ in circles]
+    centres = groups[0] if len(groups) == 1 else np.concatenate(groups)
+    counts = np.array([len(points) for points in groups], dtype=np.int64)
     radii = np.array([radius for _, radius in circles], dtype=np.float64)
     height, width = edges.shape
     if valley is None:

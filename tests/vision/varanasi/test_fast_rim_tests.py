@@ -213,3 +213,32 @@ def test_a_wider_search_scores_only_its_grid_beyond_the_nearer_one_and_finds_wha
             beyond += 1
             assert _same(found[0], wide[0]) and found[1] == wide[1] > 0.0
     assert beyond and nothing_beyond
+
+
+def test_the_kernel_refuses_arrays_it_would_read_or_write_beyond():
+    # The compiled kernel checks every array's item size and length against what it reads, and the
+    # groups' counts against the centres, before it runs: a slip in a caller is an error, not a
+    # read past an array's end.
+    from vision.varanasi_rims import score_rims
+
+    edges, _ = _tower_edges(0)
+    height, width = edges.shape
+    gx, gy, floor = edges.gx.reshape(-1), edges.gy.reshape(-1), edges.rim_floor(1.0)
+    across = np.array([-4.0, -1.0, 0.0, 1.0, 4.0])
+    cos64, sin64 = np.cos(_ANGLES), np.sin(_ANGLES)
+    none = np.zeros((0, 2), dtype=np.float32), np.zeros((0, 2))
+    centres = np.array([[80.0, 75.0], [86.0, 70.0]])
+
+    def scores(counts=(2,), image=gx, directions=(cos64, _COS32)):
+        return score_rims(image, gy, width, height, centres, np.array(counts, dtype=np.int64), np.full(len(counts), 36.0),
+                          across, directions[0], sin64, directions[1], _SIN32, floor, np.zeros(0, np.uint16),
+                          np.zeros(0, np.uint8), np.zeros(0, bool), np.float32(0.0), *none, False, False, 1, True)
+
+    counted, coverage, _, _ = scores()
+    assert counted.shape == (2, RIM_ANGLES) and coverage.shape == (2,)
+    with pytest.raises(ValueError, match="counts must add up"):
+        scores(counts=(3,))
+    with pytest.raises(ValueError, match="gx"):
+        scores(image=gx[:-1])
+    with pytest.raises(ValueError, match="cos32"):
+        scores(directions=(cos64, _COS32[:-1]))
