@@ -160,16 +160,18 @@ class Judge:
         as much as a position at the fitting bar. A legal verdict's confidence is its position's
         share, an illegal one's the bar's share.
         """
-        verdict, scores, threshold = self._weighed(observation)
-        looked_again = getattr(observation, "looked_again", None)
-        contested = self._contested(verdict, scores) if looked_again is not None else []
-        if contested:
-            # Where one misread pit could decide the verdict, the recogniser looks at the pits in
-            # question again (Wari: the pile counter reads them too) and the picture is judged anew.
-            second = looked_again(contested)
-            if second is not observation:
-                verdict, scores, threshold = self._weighed(second)
-                verdict = replace(verdict, observation=second)
+        # Where one misread pit could decide the verdict, the recogniser looks at the pits in
+        # question again (Wari: the pile counter reads them too): before judging, where the
+        # likeliest one-move explanations show the picture in question, and after, should the
+        # verdict be in question still.
+        seen = self._looked_at_first(observation)
+        verdict, scores, threshold = self._weighed(seen)
+        contested = self._contested(verdict, scores) if hasattr(seen, "looked_again") else []
+        second = seen.looked_again(contested) if contested else seen
+        if second is not seen:
+            verdict, scores, threshold = self._weighed(second)
+        if second is not observation:
+            verdict = replace(verdict, observation=second)
         weights = list(scores.values()) + [threshold]
         top = max(weights)
         total = sum(math.exp(w - top) for w in weights)
@@ -184,8 +186,7 @@ class Judge:
                 note = f"{UNSURE}: the table fits {played}, but also {self._line_to(rival)}; please check the table"
                 verdict = replace(verdict, note=note, doubt=played, expected=verdict.state.to_json())
             else:
-                verdict = self._in_doubt(verdict.observation or observation, self.state, verdict,
-                                         verdict.recognised, "unsure")
+                verdict = self._in_doubt(second, self.state, verdict, verdict.recognised, "unsure")
         return verdict
 
     def _line_to(self, state) -> str:
@@ -208,6 +209,24 @@ class Judge:
         if verdict.legal and verdict.state is not None and verdict.state not in scores:
             scores[verdict.state] = observation.log_likelihood(verdict.state.to_json())
         return verdict, scores, threshold
+
+    def _looked_at_first(self, observation):
+        """The observation, looked at again (`_contested`) where the likeliest of the position and
+        its one-move successors fits the picture's own reading less than FIT_ODDS, or another
+        comes within ASK_ODDS of it: cheaply foreseen, a verdict then in question is judged once."""
+        looked_again = getattr(observation, "looked_again", None)
+        if looked_again is None or not self.history:
+            return observation
+        options = [self.state] + [state for state, _ in self._successors(self.state, ())]
+        scored = sorted(((observation.log_likelihood(state.to_json()), index) for index, state in enumerate(options)),
+                        reverse=True)
+        (top, nearest), rival = scored[0], scored[1] if len(scored) > 1 else None
+        positions = []
+        if top < observation.log_likelihood(observation.to_json()["state"]) - FIT_MARGIN:
+            positions.append(options[nearest].to_json())
+        if rival is not None and rival[0] >= top - ASK_MARGIN:
+            positions += [options[nearest].to_json(), options[rival[1]].to_json()]
+        return looked_again(positions) if positions else observation
 
     def _contested(self, verdict: Verdict, scores: dict) -> list[dict]:
         """The positions (JSON) whose differences from the picture's reading the recogniser should

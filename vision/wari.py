@@ -88,7 +88,7 @@ class WariObservation:
     _best: dict = field(default_factory=dict, init=False, repr=False, compare=False)
     # Per region, the score of each count below _TABLED_COUNTS (`_region_scores`), once asked for.
     _scores: list = field(default_factory=list, init=False, repr=False, compare=False)
-    # pits -> their counts weighed with the network's reading at every quarter turn (`recognize`);
+    # pits -> their counts weighed with the network's reading, which may add counts (`recognize`);
     # None where nothing can look again (an observation built by hand, or every pit looked at).
     second_look: Callable[[list[int]], dict[int, dict[int, float]]] | None = field(
         default=None, repr=False, compare=False)
@@ -148,8 +148,9 @@ class WariObservation:
 
     def looked_again(self, candidates: list[dict]) -> "WariObservation":
         """The observation with the pits where a candidate (a position the game could be in)
-        differs from the reading read again by the pile counter, at every quarter turn, its counts
-        allowed to add to the cues' (`with_network`); itself where there is none to read. The
+        differs from the reading read again by the pile counter (at every quarter turn where one
+        look leaves doubt), its counts allowed to add to the cues' (`with_network`); itself where
+        there is none to read. The
         judge asks this where one pit could decide its verdict: the cues can be surely wrong where
         a lamp's glare lies on an empty bowl, and the network, trained on broad renders, reads such
         pits right (docs/vision-wari.md, "A second look")."""
@@ -161,7 +162,12 @@ class WariObservation:
         regions = list(self.regions)
         for pit, counts in self.second_look(differ).items():
             regions[pit] = counts
-        return replace(self, regions=tuple(regions), looked_at=self.looked_at | frozenset(differ))
+        looked = replace(self, regions=tuple(regions), looked_at=self.looked_at | frozenset(differ))
+        if self._scores:  # the regions not read again keep their scores
+            looked._scores.extend(self._scores[region] if region not in differ else
+                                  [_log_probability(regions[region], n, weight) for n in range(_TABLED_COUNTS)]
+                                  for region, weight in enumerate(_REGION_WEIGHTS))
+        return looked
 
     def doubtful(self, candidate: dict, following: dict) -> str:
         """Whether the candidate differs from the best reading holding `following`'s seeds only in
@@ -224,39 +230,39 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> WariObservation:
     board_match = _board_top_match(frame, calibrated)
     confidence = float(np.clip(np.mean(sureness) * np.min(seen) ** 2 * board_match**2, 0.0, 1.0))
     return WariObservation(calibrated.geometry, tuple(regions), confidence,
-                           second_look=partial(_second_look, image, calibrated, plausible))
-
-
-def _second_look(image: np.ndarray, calibrated: WariProfile, plausible: list[dict[int, float]],
-                 pits: list[int]) -> dict[int, dict[int, float]]:
-    """The given pits' plausible counts from the cues weighed with the pile counter's reading at
-    every quarter turn, the counts it finds likely added (`WariObservation.looked_again`)."""
-    crops = pit_crops(image, calibrated.geometry, calibrated.seed_diameter, pits)
-    readings = count_probabilities(crops, QUARTER_TURNS)
-    return {pit: with_network(plausible[pit], reading, adds=True) for pit, reading in zip(pits, readings)}
+                           second_look=partial(_network_counts, image, calibrated, plausible, adds=True))
 
 
 def _weighed_by_network(
     image: np.ndarray, calibrated: WariProfile, plausible: list[dict[int, float]], posteriors: list[np.ndarray]
 ) -> list[dict[int, float]]:
     """The pits' plausible counts weighed with the pile counter's reading of the pits that need it
-    (of every pit, and adding counts, where the cues miss seeds), at one quarter turn, and at
-    every one of QUARTER_TURNS for those that look again."""
+    (of every pit, and adding counts, where the cues miss seeds)."""
     cues_miss_seeds = calibrated.cues_miss_seeds
-    asked = np.flatnonzero([needs_network(p, cues_miss_seeds) for p in posteriors[: len(plausible)]])
-    if not len(asked):
-        return plausible
-    crops = pit_crops(image, calibrated.geometry, calibrated.seed_diameter, asked.tolist())
-    first = count_probabilities(crops, QUARTER_TURNS[:1])
+    asked = [pit for pit, p in enumerate(posteriors[: len(plausible)]) if needs_network(p, cues_miss_seeds)]
     weighed = list(plausible)
-    for pit, reading in zip(asked, first):
-        weighed[pit] = with_network(plausible[pit], reading, adds=cues_miss_seeds)
-    again = np.flatnonzero([looks_again(weighed[pit]) for pit in asked])
-    if len(again):
+    for pit, counts in _network_counts(image, calibrated, plausible, asked, cues_miss_seeds).items():
+        weighed[pit] = counts
+    return weighed
+
+
+def _network_counts(image: np.ndarray, calibrated: WariProfile, plausible: list[dict[int, float]],
+                    pits: list[int], adds: bool) -> dict[int, dict[int, float]]:
+    """The given pits' plausible counts (from the cues) weighed with the pile counter's reading
+    (`with_network`, adding the counts it finds likely if it `adds`), at one quarter turn, and at
+    every one of QUARTER_TURNS for those that look again. The second look
+    (`WariObservation.looked_again`) is this with `adds`."""
+    if not pits:
+        return {}
+    crops = pit_crops(image, calibrated.geometry, calibrated.seed_diameter, pits)
+    first = count_probabilities(crops, QUARTER_TURNS[:1])
+    weighed = {pit: with_network(plausible[pit], reading, adds=adds) for pit, reading in zip(pits, first)}
+    again = [index for index, pit in enumerate(pits) if looks_again(weighed[pit])]
+    if again:
         rest = count_probabilities(crops[again], QUARTER_TURNS[1:])
         for index, reading in zip(again, rest):
             every_turn = (first[index] + reading * len(QUARTER_TURNS[1:])) / len(QUARTER_TURNS)
-            weighed[asked[index]] = with_network(plausible[asked[index]], every_turn, adds=cues_miss_seeds)
+            weighed[pits[index]] = with_network(plausible[pits[index]], every_turn, adds=adds)
     return weighed
 
 
