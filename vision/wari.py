@@ -10,7 +10,6 @@ where a glare on an empty bowl or a misread pile would otherwise decide a verdic
 from __future__ import annotations
 
 import math
-from functools import partial
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
@@ -223,47 +222,60 @@ def recognize(image_bgr: np.ndarray, profile: dict) -> WariObservation:
     measures, posteriors = region_posteriors(calibrated, frame)
     plausible = [plausible_counts(p) for p in posteriors]
     regions = list(plausible)
-    regions[:PIT_COUNT] = _weighed_by_network(image, calibrated, plausible[:PIT_COUNT], posteriors)
+    reader = _PitReader(image, calibrated, plausible)
+    regions[:PIT_COUNT] = _weighed_by_network(reader, posteriors)
     # A hand or a shadow brings colours calibration never saw; a region cut off by the frame edge cannot be read.
     seen = (1 - measures.unknown_share[:PIT_COUNT]) * measures.visible_share[:PIT_COUNT]
     sureness = np.array([max(region.values()) for region in regions[:PIT_COUNT]])
     board_match = _board_top_match(frame, calibrated)
     confidence = float(np.clip(np.mean(sureness) * np.min(seen) ** 2 * board_match**2, 0.0, 1.0))
     return WariObservation(calibrated.geometry, tuple(regions), confidence,
-                           second_look=partial(_network_counts, image, calibrated, plausible, adds=True))
+                           second_look=reader.second_look)
 
 
-def _weighed_by_network(
-    image: np.ndarray, calibrated: WariProfile, plausible: list[dict[int, float]], posteriors: list[np.ndarray]
-) -> list[dict[int, float]]:
+def _weighed_by_network(reader: "_PitReader", posteriors: list[np.ndarray]) -> list[dict[int, float]]:
     """The pits' plausible counts weighed with the pile counter's reading of the pits that need it
     (of every pit, and adding counts, where the cues miss seeds)."""
-    cues_miss_seeds = calibrated.cues_miss_seeds
-    asked = [pit for pit, p in enumerate(posteriors[: len(plausible)]) if needs_network(p, cues_miss_seeds)]
-    weighed = list(plausible)
-    for pit, counts in _network_counts(image, calibrated, plausible, asked, cues_miss_seeds).items():
+    cues_miss_seeds = reader.calibrated.cues_miss_seeds
+    asked = [pit for pit, p in enumerate(posteriors[:PIT_COUNT]) if needs_network(p, cues_miss_seeds)]
+    weighed = list(reader.plausible[:PIT_COUNT])
+    for pit, counts in reader.counts(asked, cues_miss_seeds).items():
         weighed[pit] = counts
     return weighed
 
 
-def _network_counts(image: np.ndarray, calibrated: WariProfile, plausible: list[dict[int, float]],
-                    pits: list[int], adds: bool) -> dict[int, dict[int, float]]:
-    """The given pits' plausible counts (from the cues) weighed with the pile counter's reading
-    (`with_network`, adding the counts it finds likely if it `adds`), at one quarter turn, and at
-    every one of QUARTER_TURNS for those that look again. The second look
-    (`WariObservation.looked_again`) is this with `adds`."""
-    if not pits:
-        return {}
-    crops = pit_crops(image, calibrated.geometry, calibrated.seed_diameter, pits)
-    first = count_probabilities(crops, QUARTER_TURNS[:1])
-    weighed = {pit: with_network(plausible[pit], reading, adds=adds) for pit, reading in zip(pits, first)}
-    again = [index for index, pit in enumerate(pits) if looks_again(weighed[pit])]
-    if again:
-        rest = count_probabilities(crops[again], QUARTER_TURNS[1:])
-        for index, reading in zip(again, rest):
-            every_turn = (first[index] + reading * len(QUARTER_TURNS[1:])) / len(QUARTER_TURNS)
-            weighed[pits[index]] = with_network(plausible[pits[index]], every_turn, adds=adds)
-    return weighed
+class _PitReader:
+    """The pile counter's readings of one frame's pits, kept for the second look: a pit read when
+    the frame was recognised is not read again."""
+
+    def __init__(self, image: np.ndarray, calibrated: WariProfile, plausible: list[dict[int, float]]):
+        self.image, self.calibrated, self.plausible = image, calibrated, plausible
+        self._crops: dict[int, np.ndarray] = {}
+        self._readings: dict[int, tuple[np.ndarray, bool]] = {}  # pit -> (probabilities, read at every turn)
+
+    def counts(self, pits: list[int], adds: bool) -> dict[int, dict[int, float]]:
+        """The given pits' plausible counts (from the cues) weighed with the network's reading
+        (`with_network`, adding the counts it finds likely if it `adds`), at one quarter turn, and
+        at every one of QUARTER_TURNS for those that look again."""
+        unread = [pit for pit in pits if pit not in self._readings]
+        if unread:
+            crops = pit_crops(self.image, self.calibrated.geometry, self.calibrated.seed_diameter, unread)
+            self._crops.update(zip(unread, crops))
+            self._readings.update((pit, (reading, False))
+                                  for pit, reading in zip(unread, count_probabilities(crops, QUARTER_TURNS[:1])))
+        weighed = {pit: with_network(self.plausible[pit], self._readings[pit][0], adds=adds) for pit in pits}
+        again = [pit for pit in pits if not self._readings[pit][1] and looks_again(weighed[pit])]
+        if again:
+            rest = count_probabilities(np.array([self._crops[pit] for pit in again]), QUARTER_TURNS[1:])
+            for pit, reading in zip(again, rest):
+                every_turn = (self._readings[pit][0] + reading * len(QUARTER_TURNS[1:])) / len(QUARTER_TURNS)
+                self._readings[pit] = (every_turn, True)
+                weighed[pit] = with_network(self.plausible[pit], every_turn, adds=adds)
+        return weighed
+
+    def second_look(self, pits: list[int]) -> dict[int, dict[int, float]]:
+        """`WariObservation.looked_again`'s reading: the network's counts, which may add counts."""
+        return self.counts(pits, adds=True)
 
 
 def region_posteriors(calibrated: WariProfile, frame: np.ndarray) -> tuple[RegionMeasures, list[np.ndarray]]:
