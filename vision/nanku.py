@@ -24,7 +24,7 @@ from vision.nanku_camera import TABLE, Camera, Cell, cubes_of
 from vision.nanku_params import FOREIGN_CUBES, CAMERA_FIT_PIECES, PIXEL_COST_CAP, POSES_TRIED, SETTLE_WITHIN, WORKING_CUBE_PX
 from vision.nanku_pixels import Appearance, Costs, class_costs, reduce_frame
 from vision.nanku_pose import Scene, fit_camera, fit_pose, fit_poses
-from vision.nanku_readings import Frame, Reading, read_changes, state_json
+from vision.nanku_readings import Frame, Reading, read_changes, state_json, top_view
 
 # The first piece's shapes, in the frame the contract gives the first piece (white at the origin).
 # Lying, it is white at the origin and black along x (the other order is the same piece turned);
@@ -57,14 +57,6 @@ def make_scene(image_bgr: np.ndarray, camera: Camera, appearance: Appearance, fa
     actual = small.shape[1] / image_bgr.shape[1]
     working = camera.scaled(actual)
     return Scene(Costs(class_costs(small, appearance, cube_px * actual), cube_px * actual), working)
-
-
-def top_view(cubes) -> dict:
-    """Each column's (x, y) colour on top: what a camera straight above sees of the cubes."""
-    tops: dict = {}
-    for x, y, z, colour in sorted(cubes, key=lambda cube: cube[2]):
-        tops[(x, y)] = colour
-    return tops
 
 
 class NankuObservation:

@@ -169,6 +169,14 @@ def state_json(cubes: Sequence[Cell]) -> dict:
     return {"game": "nanku", "pieces": pieces, "to_move": "white" if len(pieces) % 2 == 0 else "black"}
 
 
+def top_view(cubes) -> dict:
+    """Each column's (x, y) colour on top: what a camera straight above sees of the cubes."""
+    tops: dict = {}
+    for x, y, z, colour in sorted(cubes, key=lambda cube: cube[2]):
+        tops[(x, y)] = colour
+    return tops
+
+
 @dataclass(frozen=True)
 class Reading:
     cubes: tuple[Cell, ...]
@@ -239,7 +247,10 @@ def read_changes(frame: Frame) -> Reading:
         drawing = paint_classes(frame.scene.faces(best_single.cubes, frame.pose), best_single.cubes,
                                 frame.scene.costs.shape)
         second = _best_placements(frame, best_single.cubes, drawing, 1)
-        if second:
+        # A second piece is read only where it shows a new colour on top of some column: one that
+        # only makes columns taller is a height the camera cannot stand by (a camera height a
+        # little off draws the structure a level taller just as well).
+        if second and top_view(second[0].cubes) != top_view(best_single.cubes):
             second = Reading(second[0].cubes, frame.settle(second[0].cubes))
             if second.cost < best_single.cost - SECOND_CHANGE_NATS:
                 best_single = second
