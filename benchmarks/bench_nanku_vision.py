@@ -7,9 +7,11 @@ Each session is calibrated on its first photo (the first piece alone); the judge
 game from that piece, one photo per placement, as `arbiter replay` does. A placement counts as
 inferred when the judge takes the move the truth records (up to the structure's turn and shift on
 the table); any other verdict on a legal placement is a false alarm, after which the judge is put
-on the true position (as players would correct it). Each illegal pair is judged from its
-`before` position: flagged when the verdict is illegal, named when the reason says what its kind
-is. Fresh sessions are drawn by `device.synthetic_nanku` from seeds nobody tuned on.
+on the true position (as players would correct it); one taken with a question ("not sure ...")
+is counted as asked too. Each illegal pair is judged from its `before` position: flagged when the
+verdict is illegal, named when the reason says what its kind is, asked when it is taken with a
+question that names its kind. Fresh sessions are drawn by `device.synthetic_nanku` from seeds
+nobody tuned on.
 """
 from __future__ import annotations
 
@@ -29,6 +31,8 @@ from vision.io import read_image  # noqa: E402
 from vision.nanku import recognize  # noqa: E402
 
 BENCH = Path(__file__).resolve().parents[2] / "shared" / "bench" / "nanku"
+# How the judge's note begins when it takes a table in doubt and asks the players to check it.
+ASKED = ("not sure", "still not sure")
 # What each kind of illegal pair's reason must say.
 KIND_WORDS = {
     "overhang": ("nothing under it",),
@@ -59,8 +63,8 @@ def pairs(cubes: list) -> list:
 def run_session(folder: Path, verbose: bool) -> dict:
     truth = json.loads((folder / "truth.json").read_text())
     rules = NankuRules()
-    result = {"placements": 0, "inferred": 0, "false_alarms": 0, "pairs": 0, "flagged": 0, "named": 0,
-              "millis": [], "calibrated": 0, "levels": 0}
+    result = {"placements": 0, "inferred": 0, "asked": 0, "false_alarms": 0, "pairs": 0, "flagged": 0, "named": 0,
+              "pairs_asked": 0, "millis": [], "calibrated": 0, "levels": 0}
     sequence = truth["sequence"]
     try:
         profile = calibrate(read_image(folder / sequence[0]["image"]))
@@ -80,6 +84,7 @@ def run_session(folder: Path, verbose: bool) -> dict:
                  and canonical_cubes(verdict.state) == canonical_cubes(state_of(rules, item["cubes"])))
         if right:
             result["inferred"] += 1
+            result["asked"] += verdict.note is not None and verdict.note.startswith(ASKED)
             judge.apply(verdict)
         else:
             result["false_alarms"] += 1
@@ -93,8 +98,12 @@ def run_session(folder: Path, verbose: bool) -> dict:
         result["pairs"] += 1
         flagged = not verdict.legal
         named = flagged and any(word in (verdict.reason or "") for word in KIND_WORDS[pair["kind"]])
+        # Taken with a question that names the slip: the players are asked to check the table.
+        asked = (not flagged and (verdict.note or "").startswith(ASKED)
+                 and any(word in verdict.note for word in KIND_WORDS[pair["kind"]]))
         result["flagged"] += flagged
         result["named"] += named
+        result["pairs_asked"] += asked
         if verbose and not named:
             print(f"  {folder.name} {pair['after']['image']} ({pair['kind']}): {verdict.kind} {verdict.reason}")
     return result
@@ -103,8 +112,9 @@ def run_session(folder: Path, verbose: bool) -> dict:
 def report(name: str, result: dict) -> None:
     millis = sorted(result["millis"]) or [0.0]
     print(f"{name:>14}: calibrated {result['calibrated']}/1, levels {result['levels']}, placements "
-          f"{result['inferred']}/{result['placements']} inferred, {result['false_alarms']} false alarms, illegal "
-          f"{result['flagged']}/{result['pairs']} flagged, {result['named']}/{result['pairs']} named, "
+          f"{result['inferred']}/{result['placements']} inferred ({result['asked']} asked), {result['false_alarms']} false "
+          f"alarms, illegal {result['flagged']}/{result['pairs']} flagged, {result['named']}/{result['pairs']} named, "
+          f"{result['pairs_asked']}/{result['pairs']} asked naming it, "
           f"frame median {millis[len(millis) // 2]:.0f} ms, max {millis[-1]:.0f} ms")
 
 
