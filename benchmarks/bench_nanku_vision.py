@@ -119,7 +119,7 @@ def report(name: str, result: dict) -> None:
 
 
 def varanasi_frame_seconds(bench: Path) -> list[float]:
-    """The Varanasi recogniser's time on each position photo of bench session S0 (the issue's yardstick)."""
+    """The Varanasi recogniser's time on each position photo of bench session S0 (the yardstick of a frame's time)."""
     from calibration.varanasi import calibrate as calibrate_varanasi
     from vision.varanasi import recognize as recognize_varanasi
 
