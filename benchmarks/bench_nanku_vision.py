@@ -142,12 +142,13 @@ def main(argv=None) -> int:
     parser.add_argument("--fresh", type=int, default=0, help="fresh synthetic sessions to draw and judge")
     parser.add_argument("--fresh-seed", type=int, default=7000)
     parser.add_argument("--fresh-dir", type=Path, default=None, help="keep fresh sessions here")
+    parser.add_argument("--fresh-only", action="store_true", help="judge only the fresh sessions, not the bench")
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--compare-varanasi", action="store_true",
                         help="also time the Varanasi recogniser on its bench, in the same run")
     args = parser.parse_args(argv)
     groups = []
-    if args.bench.is_dir():
+    if args.bench.is_dir() and not args.fresh_only:
         wanted = set(filter(None, args.sessions.split(",")))
         groups.append(("bench", [p for p in sorted(args.bench.iterdir())
                                  if (p / "truth.json").is_file() and (not wanted or p.name in wanted)]))
