@@ -54,15 +54,18 @@ class Frame:
         self._settled: set[frozenset] = set()  # candidates refitted at their own pose
         self._slack: np.ndarray | None = None  # integral of what each pixel pays above its best class
 
+    def _difference(self, cubes: tuple, key: frozenset) -> tuple[list, list]:
+        """The cubes a candidate (`cubes`, as the frozenset `key`) adds to the base, and those it takes away."""
+        base = frozenset(self.base)
+        return [c for c in cubes if c not in base], [c for c in self.base if c not in key]
+
     def cost_of(self, cubes: Iterable[Cell]) -> float:
         """The cost of the frame drawn as `cubes` at this pose, redrawn only where they differ from the base."""
         cubes = tuple(cubes)
         key = frozenset(cubes)
         if key in self._memo:
             return self._memo[key]
-        base = frozenset(self.base)
-        added = [c for c in cubes if c not in base]
-        removed = [c for c in self.base if c not in key]
+        added, removed = self._difference(cubes, key)
         solid = [c[:3] for c in cubes]
         new_faces = project_cubes(added, self.scene.camera, self.pose, solid)
         boxes = [new_faces.bounds([c]) for c in added if new_faces.polygons[c]]
@@ -94,9 +97,7 @@ class Frame:
         key = frozenset(cubes)
         if key in self._memo:
             return self._memo[key]
-        base = frozenset(self.base)
-        added = [c for c in cubes if c not in base]
-        removed = [c for c in self.base if c not in key]
+        added, removed = self._difference(cubes, key)
         boxes = [self._bounds[c] for c in removed if c in self._bounds]
         if added:
             origins = np.array([c[:3] for c in added], dtype=float)
