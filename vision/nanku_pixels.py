@@ -28,23 +28,17 @@ class Appearance:
     spread: float
 
     def ranges(self) -> dict:
-        """Each class's brightness range, as shares of its colour.
-
-        Black faces are glossy: they mirror the lamp and the table around them, so what one shows
-        is not its own dark colour a little brighter or darker, as a white face's is. A black top
-        or side is seen anywhere from a side's darkness to the table's own brightness (on the
-        bench, black tops measure from half to four times the first piece's black): its colour
-        tells it from a white face, and the drawing's shape, not its colour, from a table in a
-        shadow."""
+        """Each class's brightness range, as shares of its colour. A black face is drawn no brighter
+        than its lamp's spread allows: drawn as bright as the table (glossy black tops can look
+        that bright), it matches a white side in the shade, both near grey, and pieces are read
+        where white sides are (a placement beside the first piece read on its other side)."""
         lamp_low, lamp_high = 1.0 - LAMP_SPREAD, 1.0 + LAMP_SPREAD
-        as_bright_as_table = float(np.sum(self.colours[TABLE])) / max(1.0, float(np.sum(self.colours[BLACK_TOP])))
-        black = (SIDE_DARKEST, max(lamp_high, as_bright_as_table))
         return {
             TABLE: (TABLE_DARKEST, lamp_high),
             WHITE_TOP: (lamp_low, lamp_high),
             WHITE_SIDE: (SIDE_DARKEST, SIDE_BRIGHTEST),
-            BLACK_TOP: black,
-            BLACK_SIDE: black,
+            BLACK_TOP: (lamp_low, lamp_high),
+            BLACK_SIDE: (SIDE_DARKEST, lamp_high),
         }
 
     def to_json(self) -> dict:
