@@ -218,14 +218,11 @@ class Judge:
         if looked_again is None or not self.history:
             return observation
         options = [self.state] + [state for state, _ in self._successors(self.state, ())]
-        scored = sorted(((observation.log_likelihood(state.to_json()), index) for index, state in enumerate(options)),
-                        reverse=True)
-        (top, nearest), rival = scored[0], scored[1] if len(scored) > 1 else None
-        positions = []
-        if top < observation.log_likelihood(observation.to_json()["state"]) - FIT_MARGIN:
-            positions.append(options[nearest].to_json())
-        if rival is not None and rival[0] >= top - ASK_MARGIN:
-            positions += [options[nearest].to_json(), options[rival[1]].to_json()]
+        scores = {state: observation.log_likelihood(state.to_json()) for state in options}
+        nearest = max(options, key=scores.get)
+        read = observation.log_likelihood(observation.to_json()["state"])
+        positions = [nearest.to_json()] if scores[nearest] < read - FIT_MARGIN else []
+        positions += self._rivalled(nearest, scores)
         return looked_again(positions) if positions else observation
 
     def _contested(self, verdict: Verdict, scores: dict) -> list[dict]:
@@ -236,13 +233,18 @@ class Judge:
         case."""
         if not self.history or not scores:
             return []
-        ranked = sorted(scores, key=scores.get, reverse=True)
-        chosen = verdict.state if verdict.legal and verdict.state in scores else ranked[0]
+        chosen = verdict.state if verdict.legal and verdict.state in scores else max(scores, key=scores.get)
         positions = [verdict.expected or chosen.to_json()] if not verdict.legal or verdict.doubt else []
-        rival = next((state for state in ranked if state != chosen), None)
-        if rival is not None and scores[rival] >= scores[chosen] - ASK_MARGIN:
-            positions += [chosen.to_json(), rival.to_json()]
-        return positions
+        return positions + self._rivalled(chosen, scores)
+
+    @staticmethod
+    def _rivalled(chosen, scores: dict) -> list[dict]:
+        """`chosen` and the likeliest other position weighed (JSON), where that one comes within
+        ASK_ODDS of it; none otherwise."""
+        rival = max((state for state in scores if state != chosen), key=scores.get, default=None)
+        if rival is None or scores[rival] < scores[chosen] - ASK_MARGIN:
+            return []
+        return [chosen.to_json(), rival.to_json()]
 
     def _judge(self, observation, scores: dict, threshold: float, sure: float) -> Verdict:
         """The verdict, `scores` filled with every position weighed, `threshold` the fitting bar,

@@ -50,14 +50,22 @@ class Frame:
         self.drawing = paint_classes(self.faces, self.base, self.scene.costs.shape)
         self.cost = self.scene.costs.cost(self.drawing)
         self._bounds = {cube: self.faces.bounds([cube]) for cube in self.base if self.faces.polygons[cube]}
-        self._memo: dict[frozenset, float] = {frozenset(self.base): self.cost}
+        self._base = frozenset(self.base)
+        self._memo: dict[frozenset, float] = {self._base: self.cost}
         self._settled: set[frozenset] = set()  # candidates refitted at their own pose
         self._slack: np.ndarray | None = None  # integral of what each pixel pays above its best class
 
     def _difference(self, cubes: tuple, key: frozenset) -> tuple[list, list]:
         """The cubes a candidate (`cubes`, as the frozenset `key`) adds to the base, and those it takes away."""
-        base = frozenset(self.base)
-        return [c for c in cubes if c not in base], [c for c in self.base if c not in key]
+        return [c for c in cubes if c not in self._base], [c for c in self.base if c not in key]
+
+    def _window(self, boxes: list) -> tuple | None:
+        """The pixel window (left, top, right, bottom) holding every box, within the frame; None
+        for no box, or one that leaves the frame."""
+        if not boxes:
+            return None
+        return pixel_window((min(b[0] for b in boxes), min(b[1] for b in boxes),
+                             max(b[2] for b in boxes), max(b[3] for b in boxes)), self.scene.costs.shape)
 
     def cost_of(self, cubes: Iterable[Cell]) -> float:
         """The cost of the frame drawn as `cubes` at this pose, redrawn only where they differ from the base."""
@@ -70,9 +78,7 @@ class Frame:
         new_faces = project_cubes(added, self.scene.camera, self.pose, solid)
         boxes = [new_faces.bounds([c]) for c in added if new_faces.polygons[c]]
         boxes += [self._bounds[c] for c in removed if c in self._bounds]
-        window = pixel_window((min(b[0] for b in boxes), min(b[1] for b in boxes),
-                               max(b[2] for b in boxes), max(b[3] for b in boxes)),
-                              self.scene.costs.shape) if boxes else None
+        window = self._window(boxes)
         if window is None:  # nothing the camera sees changes
             self._memo[key] = self.cost
             return self.cost
@@ -104,9 +110,7 @@ class Frame:
             corners = self.pose.place((origins[:, None, :] + CUBE_CORNERS[None]).reshape(-1, 3))
             pixels = self.scene.camera.project(corners)
             boxes.append((pixels[:, 0].min(), pixels[:, 1].min(), pixels[:, 0].max(), pixels[:, 1].max()))
-        window = pixel_window((min(b[0] for b in boxes), min(b[1] for b in boxes),
-                               max(b[2] for b in boxes), max(b[3] for b in boxes)),
-                              self.scene.costs.shape) if boxes else None
+        window = self._window(boxes)
         if window is None:
             return self.cost
         if self._slack is None:

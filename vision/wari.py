@@ -88,7 +88,7 @@ class WariObservation:
     # Per region, the score of each count below _TABLED_COUNTS (`_region_scores`), once asked for.
     _scores: list = field(default_factory=list, init=False, repr=False, compare=False)
     # pits -> their counts weighed with the network's reading, which may add counts (`recognize`);
-    # None where nothing can look again (an observation built by hand, or every pit looked at).
+    # None where nothing can look again (an observation built by hand).
     second_look: Callable[[list[int]], dict[int, dict[int, float]]] | None = field(
         default=None, repr=False, compare=False)
     looked_at: frozenset = frozenset()  # pits `looked_again` has read
@@ -124,8 +124,7 @@ class WariObservation:
         """Each region's weighed score of every count below _TABLED_COUNTS: a judge weighs a few
         hundred tables against one picture, and the best reading holding the seeds all counts."""
         if not self._scores:
-            self._scores.extend([_log_probability(d, n, w) for n in range(_TABLED_COUNTS)]
-                                for d, w in zip(self.regions, _REGION_WEIGHTS))
+            self._scores.extend(_score_row(d, w) for d, w in zip(self.regions, _REGION_WEIGHTS))
         return self._scores
 
     def best_log_likelihood(self, following: dict | None = None) -> float:
@@ -149,10 +148,9 @@ class WariObservation:
         """The observation with the pits where a candidate (a position the game could be in)
         differs from the reading read again by the pile counter (at every quarter turn where one
         look leaves doubt), its counts allowed to add to the cues' (`with_network`); itself where
-        there is none to read. The
-        judge asks this where one pit could decide its verdict: the cues can be surely wrong where
-        a lamp's glare lies on an empty bowl, and the network, trained on broad renders, reads such
-        pits right (docs/vision-wari.md, "A second look")."""
+        there is none to read. The judge asks this where one pit could decide its verdict: the cues
+        can be surely wrong where a lamp's glare lies on an empty bowl, and the network, trained on
+        broad renders, reads such pits right (docs/vision-wari.md, "A second look")."""
         read = self.pits
         differ = sorted({pit for candidate in candidates for pit, n in enumerate(_region_counts(candidate)[:PIT_COUNT])
                          if n != read[pit] and pit not in self.looked_at})
@@ -163,8 +161,7 @@ class WariObservation:
             regions[pit] = counts
         looked = replace(self, regions=tuple(regions), looked_at=self.looked_at | frozenset(differ))
         if self._scores:  # the regions not read again keep their scores
-            looked._scores.extend(self._scores[region] if region not in differ else
-                                  [_log_probability(regions[region], n, weight) for n in range(_TABLED_COUNTS)]
+            looked._scores.extend(_score_row(regions[region], weight) if region in differ else self._scores[region]
                                   for region, weight in enumerate(_REGION_WEIGHTS))
         return looked
 
@@ -336,6 +333,11 @@ def _region_counts(state_json: dict) -> list[int]:
     if len(pits) != PIT_COUNT or len(stores) not in (0, 2):
         raise ArbiterError("a Wari candidate state needs 12 pit counts and 2 store counts")
     return pits + stores
+
+
+def _score_row(distribution: dict[int, float], weight: float) -> list[float]:
+    """A region's weighed score of every count below _TABLED_COUNTS."""
+    return [_log_probability(distribution, n, weight) for n in range(_TABLED_COUNTS)]
 
 
 def _log_probability(distribution: dict[int, float], count: int, weight: float) -> float:
