@@ -200,7 +200,7 @@ def _piece(first: Cube, second: Cube, error: type[Exception]) -> Piece:
     return Piece(first, second) if first.colour == WHITE else Piece(second, first)
 
 
-def _structure_problem(pieces: tuple[Piece, ...]) -> str | None:
+def structure_problem(pieces: tuple[Piece, ...]) -> str | None:
     """Why these pieces cannot stand on a table as one structure built by the placement rules.
 
     Supported and face-connected is enough: every contact above the table lies over a contact
@@ -328,7 +328,7 @@ class NankuRules:
         if len(pieces_json) > SUPPLY:
             raise StateError(f"{len(pieces_json)} pieces placed, but the supply holds only {SUPPLY}")
         pieces = tuple(_piece_from_json(p, StateError) for p in pieces_json)
-        problem = _structure_problem(pieces)
+        problem = structure_problem(pieces)
         if problem is not None:
             raise StateError(problem)
         next_player = COLOURS[len(pieces) % 2]

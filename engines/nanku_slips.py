@@ -25,8 +25,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engines.errors import ArbiterError
-from engines.nanku import BLACK, WHITE, Cube, NankuRules, NankuState, Piece, opponent
+from engines.nanku import BLACK, WHITE, Cube, NankuRules, NankuState, Piece, opponent, structure_problem
 from engines.nanku_cells import Cell, below, faces
 
 KINDS = ("overhang", "not_touching", "off_grid", "lost_piece")
@@ -117,7 +116,7 @@ def off_grid(rules: NankuRules, state: NankuState) -> list[NankuState]:
     return sorted(found, key=lambda s: s.pieces)
 
 
-def lost(rules: NankuRules, state: NankuState) -> list[NankuState]:
+def lost(state: NankuState) -> list[NankuState]:
     """Every table with one piece gone whose other pieces still stand and hold together (one that
     bore others, or joined them, takes more with it: the structure collapsed)."""
     colour_at = state.colour_at
@@ -126,12 +125,9 @@ def lost(rules: NankuRules, state: NankuState) -> list[NankuState]:
         cells = set(piece.cells)
         if any((c[0], c[1], c[2] + 1) in colour_at and (c[0], c[1], c[2] + 1) not in cells for c in cells):
             continue
-        left = NankuState(tuple(p for p in state.pieces if p != piece), opponent(state.to_move))
-        try:
-            rules.state_from_json(left.to_json())
-        except ArbiterError:
-            continue
-        found.append(left)
+        left = tuple(p for p in state.pieces if p != piece)
+        if structure_problem(left) is None:
+            found.append(NankuState(left, opponent(state.to_move)))
     return found
 
 
@@ -143,4 +139,4 @@ def slips(rules: NankuRules, state: NankuState) -> list[Slip]:
     return ([Slip("overhang", after) for after in overhangs(rules, state)]
             + [Slip("not_touching", after) for after in apart(rules, state)]
             + [Slip("off_grid", after) for after in off_grid(rules, state)]
-            + [Slip("lost_piece", after) for after in lost(rules, state)])
+            + [Slip("lost_piece", after) for after in lost(state)])
