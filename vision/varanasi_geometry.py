@@ -12,6 +12,7 @@ from functools import cached_property
 import cv2
 import numpy as np
 
+from vision import _varanasi_edges
 from vision.varanasi_params import EDGE_FLOOR, EDGE_NOISE_FACTOR, NOISE_SAMPLING, RADIAL_ALIGNMENT, WORK_SCALE
 
 
@@ -97,24 +98,26 @@ def edge_field(image_bgr: np.ndarray, threshold: float | None = None) -> EdgeFie
     Without a threshold it is set from this image's own median gradient (its noise).
     """
     lab_bytes = cv2.cvtColor(image_bgr, cv2.COLOR_BGR2LAB)
-    # Sobels straight from the 8-bit planes: the same gradients as from float copies, which cost
-    # more than the Sobels (OpenCV's magnitude of them may differ in its last bit, see the notes).
-    planes = cv2.split(lab_bytes)
-    # OpenCV's masked copies are many times faster than numpy's on frames this size.
-    best_gx = cv2.Sobel(planes[0], cv2.CV_32F, 1, 0, ksize=3)
-    best_gy = cv2.Sobel(planes[0], cv2.CV_32F, 0, 1, ksize=3)
-    magnitude = cv2.magnitude(best_gx, best_gy)
-    for plane in planes[1:]:
-        gx = cv2.Sobel(plane, cv2.CV_32F, 1, 0, ksize=3)
-        gy = cv2.Sobel(plane, cv2.CV_32F, 0, 1, ksize=3)
-        strength = cv2.magnitude(gx, gy)
-        stronger = cv2.compare(strength, magnitude, cv2.CMP_GT)
-        cv2.copyTo(gx, stronger, best_gx)
-        cv2.copyTo(gy, stronger, best_gy)
-        cv2.max(magnitude, strength, magnitude)
+    best_gx, best_gy, magnitude = edge_planes(lab_bytes)
     if threshold is None:
         threshold = _noise_threshold(magnitude[::NOISE_SAMPLING, ::NOISE_SAMPLING])
     return EdgeField(best_gx, best_gy, magnitude, threshold, lab_bytes)
+
+
+def edge_planes(lab_bytes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(gx, gy, magnitude), float32: at each pixel the 3x3 Sobel gradient of the Lab channel
+    whose gradient is strongest (the first of equals, L before a before b) and its size, OpenCV's
+    default border (reflected about the edge pixel) at the image's edges.
+
+    Compiled (vision/varanasi_edges.c): one pass over the bytes, where OpenCV's split, six Sobels,
+    three magnitudes and the masked copies between them cost several times more on a tower's crop.
+    The Sobels are whole numbers, so these are OpenCV's bits; magnitudes are correctly rounded
+    square roots (OpenCV's magnitude, through Intel's IPP, may be a last bit off)."""
+    height, width = lab_bytes.shape[:2]
+    lab_bytes = np.ascontiguousarray(lab_bytes)
+    gx, gy, magnitude = (np.empty((height, width), dtype=np.float32) for _ in range(3))
+    _varanasi_edges.edge_planes(lab_bytes, width, height, gx, gy, magnitude)
+    return gx, gy, magnitude
 
 
 def _noise_threshold(sampled_magnitudes: np.ndarray) -> float:
