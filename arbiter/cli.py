@@ -153,7 +153,7 @@ def write_overlay(path: Path, image, observation, game: str) -> None:
 
 def cmd_replay(args) -> int:
     from calibration.profiles import load_profile
-    from arbiter.judge import replay
+    from arbiter.replay import replay
 
     rules = _load_rules(args.rules)
     profile = load_profile(args.profile)

@@ -5,15 +5,19 @@ observation, picks the explanation the recogniser's evidence supports best (no c
 move, going back to an earlier position), or flags the change: several legal moves since the last
 picture (a missed picture, or one player moved twice: from one picture the two look alike), or an
 illegal move with the engine's reason. Flagged moves are asked about once: a picture that shows
-play going on from them takes them as played, so that a missed picture never stops the judging. `replay` runs it over photos (contract `arbiter replay`); `arbiter.tracker.Tracker` runs
-it live over a camera.
+play going on from them takes them as played, so that a missed picture never stops the judging;
+a set-up the first picture misread is put right once later pictures show it (`RivalLines`).
+`arbiter.replay.replay` runs it over photos (contract `arbiter replay`); `arbiter.tracker.Tracker`
+runs it live over a camera.
 """
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
-from typing import Iterable, Iterator
+from dataclasses import replace
+from typing import Iterable
 
+from arbiter.rival_lines import RivalLines
+from arbiter.verdict import ILLEGAL, MOVE, MOVES, OPENING, SAME, TWO_MOVES, UNDO, Verdict
 from engines.errors import ArbiterError
 
 # A candidate position "fits" the picture when the recogniser finds it at most this many times less
@@ -62,64 +66,6 @@ COUNTS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "
 UNSURE = "not sure"
 STILL_UNSURE = "still not sure"
 
-# Verdict kinds, also the `verdict` key of a transition; MOVES is three or more moves.
-OPENING, SAME, MOVE, TWO_MOVES, MOVES, UNDO, ILLEGAL = (
-    "start", "same", "move", "two_moves", "moves", "undo", "illegal")
-
-
-@dataclass(frozen=True)
-class Verdict:
-    """What one stable picture means for the game.
-
-    `state` is the engine position after the verdict (unchanged for same / illegal; None while a
-    game with a standard start waits for it); `recognised` is the recogniser's reading.
-    """
-
-    kind: str
-    state: object
-    recognised: dict
-    moves: tuple = ()
-    reason: str | None = None
-    result: dict | None = None
-    note: str | None = None
-    # How sure the judge is of this verdict: the share of the picture's evidence that its
-    # explanation holds among every explanation weighed (`Judge.judge`).
-    confidence: float = 1.0
-    # Taken in doubt (ASK_ODDS): where the table is in doubt, e.g. "South's store".
-    doubt: str | None = None
-    # Flagged or taken in doubt: the position (JSON) the nearest legal explanation leaves, which
-    # the picture is marked against where it differs.
-    expected: dict | None = None
-    # The observation the verdict rests on, where the recogniser looked again (`Judge.judge`).
-    observation: object = field(default=None, repr=False, compare=False)
-
-    @property
-    def legal(self) -> bool:
-        """False for an illegal change and for several moves the picture leaves in doubt (the
-        reason says why)."""
-        return self.kind != ILLEGAL and self.reason is None
-
-    def transition(self, source: str, target: str) -> dict:
-        """The contract's replay transition, extended with `verdict`, `moves` and `result`."""
-        shown = self.state.to_json() if self.kind != ILLEGAL and self.state is not None else self.recognised
-        transition = {
-            "from": source,
-            "to": target,
-            "legal": self.legal,
-            "move": self.moves[0].to_json() if len(self.moves) == 1 else None,
-            "reason": self.reason,
-            "state": shown,
-            "verdict": self.kind,
-            "moves": [m.to_json() for m in self.moves],
-        }
-        if self.result is not None:
-            transition["result"] = self.result
-        if self.note is not None:
-            transition["note"] = self.note
-        transition["confidence"] = round(self.confidence, 4)
-        return transition
-
-
 class Judge:
     """Engine-guided judging of successive observations of one game."""
 
@@ -139,6 +85,8 @@ class Judge:
         # Where the last question about a doubtful table asked the players to look, until a
         # picture fits without doubt: the same doubt again is noted but not asked about again.
         self.doubt: str | None = None
+        # The other set-ups the first picture nearly supported, followed beside the game.
+        self.rivals: RivalLines | None = None
 
     @property
     def state(self):
@@ -170,8 +118,9 @@ class Judge:
         second = seen.looked_again(contested) if contested else seen
         if second is not seen:
             verdict, scores, threshold = self._weighed(second)
-        if second is not observation:
-            verdict = replace(verdict, observation=second)
+        if (not verdict.legal or verdict.doubt) and self.rivals is not None:
+            verdict = self._on_rival_line(second, scores) or verdict
+        verdict = replace(verdict, observation=second)
         weights = list(scores.values()) + [threshold]
         top = max(weights)
         total = sum(math.exp(w - top) for w in weights)
@@ -188,6 +137,43 @@ class Judge:
             else:
                 verdict = self._in_doubt(second, self.state, verdict, verdict.recognised, "unsure")
         return verdict
+
+    def _on_rival_line(self, observation, scores: dict) -> Verdict | None:
+        """The verdict of the rival line (`RivalLines`) that explains this picture by no move or one
+        legal move, fitting it as surely as a move taken without a question, where the evidence of
+        every picture since the set-up favours that line by FIT_ODDS over the line followed (its
+        best explanation of this picture by no move or one included); asked about below ASK_ODDS.
+        None otherwise. `scores` gains the line's position."""
+        followed = self.rivals.followed + self._nearest(observation)[3]
+        found = None
+        for line in self.rivals.lines:
+            judge = Judge(self.rules, line.history)
+            nearest = judge._nearest(observation)
+            fit = nearest[3]
+            best = observation.best_log_likelihood(line.history[-1].to_json())
+            lead = line.evidence + fit - followed
+            if fit >= max(best - FIT_MARGIN, judge._bar(observation, best)) and lead >= FIT_MARGIN:
+                if found is None or lead > found[0]:
+                    found = (lead, line, judge, nearest)
+        if found is None:
+            return None
+        lead, line, judge, (kind, state, moves, fit) = found
+        scores[state] = fit
+        describe = getattr(self.rules, "difference", None)
+        misread = describe(self.state, line.history[-1]) if describe is not None else "another set-up"
+        note = f"the set-up was misread; the table shows {misread}: the game is corrected from its set-up on"
+        sure = lead >= ASK_MARGIN
+        if not sure:
+            note = f"{UNSURE}: {note}; please check the table"
+        verdict = judge._verdict(kind, state, observation.to_json()["state"], moves, note=note)
+        return replace(verdict, rebased=line, doubt=None if sure else "set-up", expected=None if sure else state.to_json())
+
+    def _nearest(self, observation) -> tuple:
+        """(kind, position, moves, log-likelihood) of the likeliest of the position and its
+        one-move successors."""
+        options = [(SAME, self.state, ())] + [(MOVE, state, moves) for state, moves in self._successors(self.state, ())]
+        fits = [observation.log_likelihood(state.to_json()) for _, state, _ in options]
+        return (*options[fits.index(max(fits))], max(fits))
 
     def _line_to(self, state) -> str:
         """How play reached `state` from the judge's position, in words: no move, a move, or more."""
@@ -454,9 +440,14 @@ class Judge:
         if not verdict.legal:
             if verdict.kind in (TWO_MOVES, MOVES):
                 self.pending = verdict
+            if self.rivals is not None:
+                self.rivals.weigh(self.state, verdict.observation)
             return
         self.doubt = verdict.doubt
         self.pending = None
+        if verdict.rebased is not None:
+            self.rivals.switch(verdict.rebased, self.history)
+            self.history = list(verdict.rebased.history)
         if verdict.kind == UNDO:
             while self.history and self.history[-1] != verdict.state:
                 self.history.pop()
@@ -470,6 +461,11 @@ class Judge:
             for move in verdict.moves[:-1]:
                 self.history.append(self.rules.apply(self.history[-1], move))
             self.history.append(verdict.state)
+        if verdict.kind == OPENING:
+            self.rivals = RivalLines.from_opening(self.rules, verdict.observation, verdict.state, FIT_MARGIN)
+        elif self.rivals is not None:
+            moves = verdict.moves if verdict.kind in (MOVE, TWO_MOVES, MOVES) else ()
+            self.rivals.follow(self.history, moves, verdict.observation)
 
     def override(self, state) -> None:
         """Players set the position explicitly: it becomes the current one."""
@@ -477,6 +473,7 @@ class Judge:
         self.alerts = 0
         self.pending = None
         self.doubt = None
+        self.rivals = None
 
 
 def doubtful(observation, candidate: dict, following: dict) -> str:
@@ -486,38 +483,3 @@ def doubtful(observation, candidate: dict, following: dict) -> str:
     method; none: it sees clearly)."""
     method = getattr(observation, "doubtful", None)
     return (method(candidate, following) or "") if method is not None else ""
-
-
-def replay(profile: dict, rules, image_paths: Iterable[str]) -> Iterator[dict]:
-    """Contract `arbiter replay`: one transition per pair of consecutive stable photos."""
-    from vision import recognize
-    from vision.io import read_image
-
-    judge = Judge(rules)
-    previous, flagged = None, None
-    for path in image_paths:
-        observation = recognize(read_image(path), profile)
-        verdict = judge.judge(observation)
-        if not verdict.legal and flagged is not None:
-            judge, verdict = played_on(judge, flagged, observation) or (judge, verdict)
-        judge.apply(verdict)
-        flagged = None if verdict.legal else verdict
-        if previous is not None:
-            yield verdict.transition(previous, path)
-        previous = path
-
-
-def played_on(judge: Judge, flagged: Verdict, observation) -> tuple[Judge, Verdict] | None:
-    """A judge that takes the flagged table as it stood, if a legal move from it explains this photo.
-
-    Live, players answer an alert by restoring the table or accepting it. Photos cannot answer,
-    but play that goes on from the flagged table shows it was kept (or was read wrong before,
-    as a misread opening), so `replay` carries on from it rather than flag every later photo.
-    """
-    try:
-        kept = judge.rules.state_from_json(judge.as_next_turn(flagged.recognised))
-    except ArbiterError:
-        return None
-    resumed = Judge(judge.rules, [kept])
-    verdict = resumed.judge(observation)
-    return (resumed, verdict) if verdict.kind == MOVE else None

@@ -213,6 +213,10 @@ class Tracker:
             # The game's first moves, its start never read right (`Judge.judge`): its record opens
             # at the start all the same, so that the game's history holds every position.
             self.store.log(self.game_id, "start", self.judge.standard_start().to_json())
+        if verdict.rebased is not None:
+            # The pictures since the set-up showed it misread (`Judge._on_rival_line`): the record
+            # goes on from the position as corrected, as after the players' own correction.
+            self.store.log(self.game_id, "override", verdict.rebased.history[-1].to_json(), reason=verdict.note)
         store_verdict = {OPENING: "start", UNDO: "undo"}.get(verdict.kind, "move")
         mover = self.judge.state.to_json().get("to_move") if verdict.moves and self.judge.state is not None else None
         # A move's note (taken in doubt, or several since the last picture) is kept as its reason:

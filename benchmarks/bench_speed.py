@@ -42,7 +42,8 @@ from pathlib import Path  # noqa: E402
 import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
-from arbiter.judge import Judge, played_on  # noqa: E402
+from arbiter.judge import Judge  # noqa: E402
+from arbiter.replay import played_on  # noqa: E402
 from engines import load_rules  # noqa: E402
 from engines.varanasi import random_setup  # noqa: E402
 from vision import recognize  # noqa: E402

@@ -32,7 +32,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from arbiter.judge import UNSURE, Judge, replay
+from arbiter.judge import UNSURE, Judge
+from arbiter.replay import replay
 from engines import load_rules
 from engines.errors import ArbiterError
 from vision import recognize

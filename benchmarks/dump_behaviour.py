@@ -14,7 +14,7 @@ import json
 import sys
 from pathlib import Path
 
-from arbiter.judge import replay
+from arbiter.replay import replay
 from engines import load_rules
 from engines.errors import ArbiterError
 from vision import recognize

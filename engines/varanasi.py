@@ -498,3 +498,9 @@ class VaranasiRules:
         if isinstance(after, dict):
             after = self._state_from_json(after, check_order=False)
         return explain_change(self, before, after)
+
+    def difference(self, before: VaranasiState, after: VaranasiState) -> str:
+        """How two tables differ, disc by disc ("no 3red on 4red"), where no move is in question."""
+        from engines.varanasi_explain import describe_difference
+
+        return describe_difference(before, after)

@@ -68,3 +68,22 @@ def explain_take(before: VaranasiState, after: VaranasiState, vanished) -> Expla
 def _looks_like_several(moved) -> str:
     count = "two moves" if len(moved) == 2 else "several moves"
     return f"this looks like {count}: {listing(moved)} each changed what they rest on"
+
+
+def describe_difference(before: VaranasiState, after: VaranasiState) -> str:
+    """What `after` holds that `before` does not and the reverse, disc by disc, in table words:
+    "no 3red on 4red", "a 3purple under 2green"."""
+    was, now = before.supports, after.supports
+    words = []
+    for disc in sorted(was.keys() - now.keys()):
+        words.append(f"no {disc}" + (f" on {was[disc]}" if was[disc] is not None else ""))
+    for disc in sorted(now.keys() - was.keys()):
+        above = next((other for other, support in now.items() if support == disc), None)
+        below = now[disc]
+        where = f" under {above}" if above is not None else (f" on {below}" if below is not None else " alone")
+        words.append(f"a {disc}{where}")
+    for disc in sorted(d for d in was.keys() & now.keys() if was[d] != now[d]):
+        if all(support is None or support in table for support, table in ((was[disc], now), (now[disc], was))):
+            # not merely resting on a disc added or gone
+            words.append(f"{disc} on {now[disc] or 'the table'}")
+    return ", ".join(words) or "the same discs"

@@ -155,6 +155,28 @@ class VaranasiObservation:
         """The reading itself: no count carries over from one position to the next."""
         return self.to_json()["state"]
 
+    def other_readings(self, margin: float, limit: int) -> list[dict]:
+        """Other positions the picture nearly supports (at most `margin` nats below its reading),
+        the likeliest first, at most `limit`: a tower with one disc more or fewer, a size slot
+        read the other way. From above, a disc resting on one of its own colour shows only as a
+        thin edge, so whether it is there is what one picture is least sure of."""
+        ordered = sorted((t for t in self.towers if t.discs), key=lambda t: t.discs[0].centre[0])
+        stacks = self.stacks()
+        read = self.log_likelihood({"game": "varanasi", "stacks": stacks})
+        found = []
+        for index, tower in enumerate(ordered):
+            for flipped in tower.slots:
+                kept = [slot for slot in tower.slots if (slot.presence >= 0.5) != (slot is flipped)]
+                codes = [f"{slot.size}{slot.colour}" for slot in kept]
+                if flipped.presence < 0.5 and any(f"{flipped.size}{flipped.colour}" in s for s in stacks):
+                    continue  # that disc is already elsewhere on the table
+                other = {"game": "varanasi", "stacks": [*stacks[:index], *([codes] if codes else []), *stacks[index + 1:]]}
+                score = self.log_likelihood(other)
+                if score >= read - margin:
+                    found.append((score, other))
+        found.sort(key=lambda pair: -pair[0])
+        return [other for _, other in found[:limit]]
+
     def log_likelihood(self, state_json) -> float:
         """How well a candidate state explains the frame; graded, never -inf.
 

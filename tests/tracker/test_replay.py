@@ -5,7 +5,7 @@ import pytest
 
 import vision
 import vision.io
-from arbiter.judge import replay
+from arbiter.replay import replay
 from engines import load_rules
 from tests.tracker.fakes import FakeObservation
 
