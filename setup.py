@@ -1,6 +1,6 @@
-"""The compiled parts of Arbiter, two kernels of Varanasi recognition: the rim tests
-(vision/varanasi_rims.c) and the colour edges (vision/varanasi_edges.c); the rest of the package
-is described in pyproject.toml."""
+"""The compiled parts of Arbiter, kernels of Varanasi recognition: the rim tests
+(vision/varanasi_rims.c), the colour edges (vision/varanasi_edges.c) and the ring medians
+(vision/varanasi_rings.c); the rest of the package is described in pyproject.toml."""
 from setuptools import Extension, setup
 
 # No fused multiply-adds: the kernels must round as numpy and OpenCV do, after each operation. pip
@@ -12,4 +12,5 @@ setup(ext_modules=[
     Extension("vision._varanasi_rims", ["vision/varanasi_rims.c"], extra_compile_args=FLAGS),
     # A square root that never sets errno: the loops over a row's pixels vectorise.
     Extension("vision._varanasi_edges", ["vision/varanasi_edges.c"], extra_compile_args=[*FLAGS, "-fno-math-errno"]),
+    Extension("vision._varanasi_rings", ["vision/varanasi_rings.c"], extra_compile_args=FLAGS),
 ])

@@ -1,9 +1,9 @@
 """Disc colours: ring colour probabilities, settled per size with the inventory."""
 from __future__ import annotations
 
-import cv2
 import numpy as np
 
+from vision import _varanasi_rings
 from vision.varanasi_assignment import assign
 from vision.varanasi_colour import ColourModel
 from vision.varanasi_observation import DiscReading, TowerReading
@@ -15,7 +15,6 @@ from vision.varanasi_params import (
     PROBABILITY_FLOOR,
 )
 from vision.varanasi_pieces import PieceSet
-from vision.varanasi_pixels import circle_window
 from vision.varanasi_profile import ParsedProfile
 
 
@@ -26,20 +25,13 @@ def colour_slots(lab_bytes, labels, origin, frame: ParsedProfile, circles) -> li
     than a fixed margin, pixels that match no colour (disc sides, shadows) are left out.
     """
     other = len(frame.colours.names) + 1
+    lab_bytes, labels = np.ascontiguousarray(lab_bytes), np.ascontiguousarray(labels)
     slots = []
     for index, (size, (cx, cy), radius, presence) in enumerate(circles):
-        window, yy, xx = circle_window(lab_bytes.shape, (cx, cy), radius - EDGE_MARGIN_PX)
-        region = (xx - cx) ** 2 + (yy - cy) ** 2 <= (radius - EDGE_MARGIN_PX) ** 2
         above = next((k for k in range(index + 1, len(circles)) if circles[k][3] >= 0.5), None)
-        if above is not None:
-            _, (ax, ay), a_radius, _ = circles[above]
-            region &= (xx - ax) ** 2 + (yy - ay) ** 2 > (a_radius + EDGE_MARGIN_PX) ** 2
-        coloured = region & (labels[window] != other)
-        # Unless nearly all of it matches no colour: then the face itself is lit off its
-        # calibrated colour (a pale top disc, haze), and the few pixels left are the rim's fringe.
-        shown = max(MIN_RING_PIXELS, COLOURED_SHARE * np.count_nonzero(region))
-        ring = coloured if np.count_nonzero(coloured) >= shown else region
-        probabilities = _colour_probabilities(lab_bytes[window], ring, frame.ring_colours)
+        hidden_by = None if above is None else (circles[above][1], circles[above][2] + EDGE_MARGIN_PX)
+        typical = ring_medians(lab_bytes, labels, other, (cx, cy), radius - EDGE_MARGIN_PX, hidden_by)
+        probabilities = _colour_probabilities(typical, frame.ring_colours)
         ranked = tuple(sorted(zip(frame.colours.names, probabilities), key=lambda p: -p[1]))
         slots.append(DiscReading(
             size=size,
@@ -52,33 +44,34 @@ def colour_slots(lab_bytes, labels, origin, frame: ParsedProfile, circles) -> li
     return slots
 
 
-def _colour_probabilities(lab_bytes: np.ndarray, ring: np.ndarray, colours: ColourModel) -> np.ndarray:
-    """Posterior over colour names of the pixels of `lab_bytes` (8-bit Lab) where `ring` (a
-    boolean mask) is set; flat when the ring is hidden."""
-    count = np.count_nonzero(ring)
-    if count < MIN_RING_PIXELS:
+def ring_medians(lab_bytes: np.ndarray, labels: np.ndarray, other: int, centre, inside: float,
+                 hidden_by=None) -> np.ndarray | None:
+    """Per-channel medians (float32, the mean of the middle two for an even count) of the 8-bit
+    Lab pixels of a disc's ring: within `inside` px of `centre` and, with `hidden_by` ((centre,
+    radius) around the next disc up), beyond that radius of its centre; only the pixels whose label
+    is not `other` (disc sides, shadows), unless fewer than COLOURED_SHARE of the ring's are:
+    then the face itself is lit off its calibrated colour (a pale top disc, haze), and the few
+    pixels left are the rim's fringe. None when fewer than MIN_RING_PIXELS are left (the ring is
+    hidden). Circles are tested in float64 as numpy tests them, pixel centres at whole numbers.
+
+    Compiled (vision/varanasi_rings.c): one pass over the ring's window, where numpy's masks
+    and OpenCV's masked histograms cost some twenty calls a disc."""
+    (cx, cy), ((ax, ay), away) = centre, hidden_by if hidden_by is not None else ((0.0, 0.0), 0.0)
+    height, width = labels.shape
+    _, medians = _varanasi_rings.ring_medians(
+        lab_bytes, labels, width, height, other, float(cx), float(cy), float(inside), float(inside) ** 2,
+        hidden_by is not None, float(ax), float(ay), float(away) ** 2, COLOURED_SHARE, MIN_RING_PIXELS)
+    return None if medians is None else np.array(medians, dtype=np.float32)
+
+
+def _colour_probabilities(typical: np.ndarray | None, colours: ColourModel) -> np.ndarray:
+    """Posterior over colour names of a ring of median Lab `typical`; flat when the ring is hidden
+    (None)."""
+    if typical is None:
         return np.full(len(colours.names), 1.0 / len(colours.names))
-    typical = _ring_medians(lab_bytes, ring, count)
     log_likelihood = colours.log_likelihoods(typical)[0]
     weights = np.exp(log_likelihood - log_likelihood.max())
     return weights / weights.sum()
-
-
-def _ring_medians(lab_bytes: np.ndarray, ring: np.ndarray, count: int) -> np.ndarray:
-    """Per-channel medians (float32) of the `count` pixels of `lab_bytes` where `ring` is set,
-    equal to numpy's median of those pixels as floats (the mean of the middle two for an even
-    count), from OpenCV's masked histograms: rings of thousands of pixels are counted many
-    times faster than they are gathered and partitioned."""
-    mask = ring.view(np.uint8)  # 0 and 1 bytes, a view of the booleans (no copy)
-    histograms = np.empty((3, 256, 1), dtype=np.float32)  # counted into in place, one per channel
-    for channel in range(3):
-        cv2.calcHist([lab_bytes], [channel], mask, [256], [0, 256], hist=histograms[channel])
-    cumulative = np.cumsum(histograms[..., 0], axis=1)  # whole numbers, exact in float32 at these counts
-    half = count // 2
-    upper = (cumulative > half).argmax(axis=1).astype(np.float32)  # the value ranked `half`
-    if count % 2:
-        return upper
-    return ((cumulative > half - 1).argmax(axis=1).astype(np.float32) + upper) / 2
 
 
 def settle_colours(towers, pieces: PieceSet):
