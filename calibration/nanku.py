@@ -103,13 +103,20 @@ def _two_colours(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 
 def _measured(scene: Scene, image_small: np.ndarray, shape, pose, appearance: Appearance) -> Appearance:
-    """The colours measured where the fitted drawing puts each cube's top and sides."""
+    """The colours measured where the fitted drawing puts each cube's top and sides. A standing
+    piece hides one top: that colour is the seen one's by the albedo ratio, not the outline's
+    other part (which, beside a standing piece, is mostly its shadow)."""
     drawing = scene.drawing(shape, pose)
     colours = dict(appearance.colours)
+    seen = {}
     for top, side in ((WHITE_TOP, WHITE_SIDE), (BLACK_TOP, BLACK_SIDE)):
         inner = cv2.erode((drawing == top).astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
         if inner.sum() >= 9:
-            colours[top] = colours[side] = np.median(image_small[inner].astype(np.float32), axis=0)
+            colours[top] = colours[side] = seen[top] = np.median(image_small[inner].astype(np.float32), axis=0)
+    if list(seen) == [WHITE_TOP]:
+        colours[BLACK_TOP] = colours[BLACK_SIDE] = seen[WHITE_TOP] * ALBEDO_RATIO
+    elif list(seen) == [BLACK_TOP]:
+        colours[WHITE_TOP] = colours[WHITE_SIDE] = np.minimum(seen[BLACK_TOP] / ALBEDO_RATIO, 255.0)
     return Appearance(colours, appearance.spread)
 
 
