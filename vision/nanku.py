@@ -22,7 +22,7 @@ import numpy as np
 from engines.errors import ArbiterError
 from vision.nanku_camera import TABLE, Camera, Cell, cubes_of
 from vision.nanku_params import FOREIGN_CUBES, CAMERA_FIT_PIECES, PIXEL_COST_CAP, POSES_TRIED, SETTLE_WITHIN, WORKING_CUBE_PX
-from vision.nanku_pixels import Appearance, Costs, class_costs, reduce_frame
+from vision.nanku_pixels import Appearance, Costs, class_costs, lit_pixels, measured, reduce_frame
 from vision.nanku_pose import Scene, fit_camera, fit_pose, fit_poses
 from vision.nanku_readings import Frame, Reading, read_changes, state_json, top_view
 
@@ -56,7 +56,20 @@ def make_scene(image_bgr: np.ndarray, camera: Camera, appearance: Appearance, fa
     small = reduce_frame(image_bgr, factor)
     actual = small.shape[1] / image_bgr.shape[1]
     working = camera.scaled(actual)
-    return Scene(Costs(class_costs(small, appearance, cube_px * actual), cube_px * actual), working)
+    pixels = lit_pixels(small, appearance, cube_px * actual)
+    return Scene(Costs(class_costs(pixels, appearance), cube_px * actual, pixels), working, appearance)
+
+
+def measured_scene(frame: Frame) -> Scene:
+    """The frame's scene with each face class as the frame's structure shows it in this picture
+    (`vision.nanku_pixels.measured`): the faces a reading adds are compared with the faces of the
+    same picture, not with the calibration photo's."""
+    scene = frame.scene
+    costs = scene.costs
+    if costs.pixels is None or scene.appearance is None:
+        return scene
+    appearance = measured(scene.appearance, costs.pixels, frame.drawing, scene.camera.cube_px)
+    return Scene(Costs(class_costs(costs.pixels, appearance), costs.per_cube_px, costs.pixels), scene.camera, appearance)
 
 
 class NankuObservation:
@@ -82,7 +95,10 @@ class NankuObservation:
         # best cannot win and is not read.
         reach = 4 * scene.camera.cube_px ** 2 * PIXEL_COST_CAP / scene.costs.per_observation
         best = min(cost for _, cost in fits)
-        return [Frame(scene, base, pose) for pose, cost in fits if cost <= best + reach]
+        # The faces measured where the structure lies at its best pose, for every pose read: the
+        # readings of one picture are compared on one appearance.
+        lit = measured_scene(Frame(scene, base, fits[0][0]))
+        return [Frame(lit, base, pose) for pose, cost in fits if cost <= best + reach]
 
     def _reading(self, following: dict | None) -> Reading:
         return self._read(tuple(cubes_of(following)) if isinstance(following, dict) else ())

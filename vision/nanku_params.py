@@ -31,6 +31,13 @@ LIGHT_REACH = 3.0
 LAMP_SPREAD = 0.12
 # The table in a cube's shadow keeps this share of its light at least.
 TABLE_DARKEST = 0.4
+# Each picture's faces are measured where the structure known from the game is drawn
+# (vision/nanku_pixels.py measured): a class is measured where the structure shows at least this
+# share of a cube's area of it (its inner pixels); fewer keep the calibration's colour and range.
+MEASURED_SHARE = 0.25
+# ... its brightness range spans these quantiles of its pixels' brightness (faces of one class lit
+# differently, the sides turned different ways), never less than the lamp's spread either way.
+MEASURED_QUANTILES = (0.05, 0.95)
 # Least colour spread (sRGB units) of a class: camera noise and a felt's texture.
 SPREAD_FLOOR = 6.0
 # No pixel costs more than this (nats): a glint, a shadow's edge, a hand's tip do not outweigh the

@@ -5,6 +5,12 @@ under the lamp or in a cube's shadow, a cube's top, its sides turned from the la
 for a class is its squared distance (sRGB) to the nearest colour of that range, over twice the
 spread squared, capped: the negative log-likelihood of a robust Gaussian. `Costs` holds the five
 cost maps of one frame and scores drawings against them.
+
+The calibration photo's colours hold for any picture of the table, but how bright a face looks
+does not: a glossy black top under the lamp, a white side turned from it. So each picture's
+faces are measured in that picture (`measured`): where the structure known from the game is drawn
+at its pose, each class's colour and brightness range are those of the pixels the drawing gives
+it, and a new piece's faces are judged against the old pieces' faces of the same picture.
 """
 from __future__ import annotations
 
@@ -14,7 +20,7 @@ import cv2
 import numpy as np
 
 from vision.nanku_camera import BLACK_SIDE, BLACK_TOP, CLASSES, TABLE, WHITE_SIDE, WHITE_TOP
-from vision.nanku_params import LIGHT_REACH, LAMP_SPREAD, PATCH_SHARE, PIXEL_COST_CAP, SIDE_BRIGHTEST, SIDE_DARKEST, SPREAD_FLOOR, TABLE_DARKEST
+from vision.nanku_params import LIGHT_REACH, LAMP_SPREAD, MEASURED_QUANTILES, MEASURED_SHARE, PATCH_SHARE, PIXEL_COST_CAP, SIDE_BRIGHTEST, SIDE_DARKEST, SPREAD_FLOOR, TABLE_DARKEST
 
 CLASS_NAMES = {TABLE: "table", WHITE_TOP: "white_top", WHITE_SIDE: "white_side",
                BLACK_TOP: "black_top", BLACK_SIDE: "black_side"}
@@ -26,6 +32,8 @@ class Appearance:
 
     colours: dict
     spread: float
+    # Brightness ranges measured in one picture (`measured`), by class; the others as `ranges` says.
+    measured_ranges: dict | None = None
 
     def ranges(self) -> dict:
         """Each class's brightness range, as shares of its colour. A black face is drawn no brighter
@@ -33,6 +41,10 @@ class Appearance:
         that bright), it matches a white side in the shade, both near grey, and pieces are read
         where white sides are (a placement beside the first piece read on its other side)."""
         lamp_low, lamp_high = 1.0 - LAMP_SPREAD, 1.0 + LAMP_SPREAD
+        return {**self._drawn_ranges(lamp_low, lamp_high), **(self.measured_ranges or {})}
+
+    @staticmethod
+    def _drawn_ranges(lamp_low: float, lamp_high: float) -> dict:
         return {
             TABLE: (TABLE_DARKEST, lamp_high),
             WHITE_TOP: (lamp_low, lamp_high),
@@ -83,20 +95,48 @@ def local_light(image_bgr: np.ndarray, table: np.ndarray, cube_px: float) -> np.
     return np.clip(light, 0.5, 1.5).astype(np.float32)
 
 
-def class_costs(image_bgr: np.ndarray, appearance: Appearance, cube_px: float) -> np.ndarray:
-    """(5, H, W) float32: each pixel's cost (nats) for each class, the lamp's local light divided out."""
+def lit_pixels(image_bgr: np.ndarray, appearance: Appearance, cube_px: float) -> np.ndarray:
+    """(H, W, 3) float32: the frame with the lamp's local light divided out."""
     light = local_light(image_bgr, appearance.colours[TABLE], cube_px)
-    pixels = image_bgr.astype(np.float32) / light[..., None]
-    costs = np.empty((CLASSES,) + image_bgr.shape[:2], np.float32)
+    return image_bgr.astype(np.float32) / light[..., None]
+
+
+def class_costs(pixels: np.ndarray, appearance: Appearance) -> np.ndarray:
+    """(5, H, W) float32: each pixel's cost (nats) for each class, of pixels the lamp's local light
+    is divided out of (`lit_pixels`)."""
+    costs = np.empty((CLASSES,) + pixels.shape[:2], np.float32)
     for cls, (low, high) in appearance.ranges().items():
         costs[cls] = colour_cost(pixels, appearance.colours[cls], low, high, appearance.spread)
     return costs
 
 
-class Costs:
-    """A frame's cost maps at the working scale, and the scoring of class drawings against them."""
+def measured(appearance: Appearance, pixels: np.ndarray, drawing: np.ndarray, cube_px: float) -> Appearance:
+    """The faces' colours and brightness ranges as this picture shows them where `drawing` (the
+    structure known from the game, at its pose) puts each face class: the median colour and the
+    spread of brightness around it (MEASURED_QUANTILES, never narrower than the lamp's spread) of
+    the class's inner pixels (a pixel off its edges: a pose a little off mixes in neighbours). A
+    class the structure shows less than MEASURED_SHARE of a cube of keeps the calibration's."""
+    colours, ranges = dict(appearance.colours), {}
+    least = max(1.0, MEASURED_SHARE * cube_px * cube_px)
+    kernel = np.ones((3, 3), np.uint8)
+    for cls in (WHITE_TOP, WHITE_SIDE, BLACK_TOP, BLACK_SIDE):
+        inner = cv2.erode((drawing == cls).astype(np.uint8), kernel).astype(bool)
+        if inner.sum() < least:
+            continue
+        seen = pixels[inner]
+        colour = np.maximum(np.median(seen, axis=0), 1.0)
+        low, high = np.quantile(seen @ colour / float(colour @ colour), MEASURED_QUANTILES)
+        colours[cls] = colour
+        ranges[cls] = (float(min(low, 1.0 - LAMP_SPREAD)), float(max(high, 1.0 + LAMP_SPREAD)))
+    return Appearance(colours, appearance.spread, {**(appearance.measured_ranges or {}), **ranges})
 
-    def __init__(self, costs: np.ndarray, cube_px: float):
+
+class Costs:
+    """A frame's cost maps at the working scale, and the scoring of class drawings against them.
+    `pixels`, where kept, are the frame's (lamp divided out) that the maps were computed from."""
+
+    def __init__(self, costs: np.ndarray, cube_px: float, pixels: np.ndarray | None = None):
+        self.pixels = pixels
         self.per_cube_px = cube_px
         self.maps = costs
         self.flat_all = costs.reshape(-1)
