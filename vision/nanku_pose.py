@@ -15,7 +15,7 @@ import numpy as np
 from vision.nanku_camera import TABLE, Camera, Cell, FaceSet, Pose, paint_classes, project_cubes
 from vision.nanku_params import (CAMERA_STEPS_FIRST, CAMERA_STEPS_LAST, HEIGHT_LIMITS, LEAN_LIMIT, PIXEL_COST_CAP,
                                  POSE_STEP_FIRST, POSE_STEP_LAST, START_SHIFTS, TURN_STEPS)
-from vision.nanku_pixels import Costs
+from vision.nanku_pixels import Appearance, Costs
 
 
 @dataclass
@@ -24,6 +24,7 @@ class Scene:
 
     costs: Costs
     camera: Camera
+    appearance: Appearance | None = None  # what the costs were computed from, where known
 
     def faces(self, cubes: Sequence[Cell], pose: Pose, solid=()) -> FaceSet:
         return project_cubes(cubes, self.camera, pose, solid)
@@ -77,7 +78,8 @@ def _pattern_search(scene: Scene, cubes: Sequence[Cell], pose: Pose, cost: float
                     trial_camera = _camera_moved(scene.camera, axis - 3, sign * step)
                     if not scale_range[0] <= trial_camera.focal / start_focal <= scale_range[1]:
                         continue
-                trial = scene if trial_camera is scene.camera else Scene(scene.costs, trial_camera)
+                    trial_pose = _kept_in_place(cubes, pose, scene.camera, trial_camera)
+                trial = scene if trial_camera is scene.camera else Scene(scene.costs, trial_camera, scene.appearance)
                 trial_cost = trial.cost(cubes, trial_pose)
                 if trial_cost < cost - tolerance:
                     scene, pose, cost, improved = trial, trial_pose, trial_cost, True
@@ -86,6 +88,20 @@ def _pattern_search(scene: Scene, cubes: Sequence[Cell], pose: Pose, cost: float
             if all(step <= last for step, last in zip(steps, lasts)):
                 return scene, pose, cost
             steps = [max(step / 2, last) if step else 0.0 for step, last in zip(steps, lasts)]
+
+
+def _kept_in_place(cubes: Sequence[Cell], pose: Pose, camera: Camera, trial: Camera) -> Pose:
+    """The pose that keeps the structure's middle on the same pixel under the `trial` camera.
+
+    Leaning the camera shifts the whole drawing as a shift of the pose does, by a cube or so a
+    degree: tried alone, a lean is always worse, and the pose's search cannot follow it. Tried
+    about the structure's place in the picture, a lean shows what only it changes (which sides
+    show, and how much, across the structure)."""
+    middle = np.array([[np.mean([c[0] for c in cubes]), np.mean([c[1] for c in cubes]),
+                        np.mean([c[2] for c in cubes]) + 0.5]])
+    placed = pose.place(middle)
+    seen = trial.table_point(camera.project(placed), float(placed[0, 2]))[0]
+    return pose.moved(float(seen[0] - placed[0, 0]), float(seen[1] - placed[0, 1]))
 
 
 def _refine(scene: Scene, cubes: Sequence[Cell], pose: Pose, cost: float, first=POSE_STEP_FIRST) -> tuple[Pose, float]:
