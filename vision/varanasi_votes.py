@@ -8,6 +8,7 @@ from functools import lru_cache
 import cv2
 import numpy as np
 
+from vision import _varanasi_votes
 from vision.varanasi_geometry import EdgeField, ScaleField, to_full, to_work
 from vision.varanasi_params import VOTE_BLUR_SIZE, VOTE_WEIGHT
 
@@ -124,37 +125,22 @@ _OUTER_RING = np.array([(dy, dx) for dy in range(-2, 3) for dx in range(-2, 3) i
 def smoothed_vote_planes(edges: EdgeField, radii: np.ndarray):
     """`centre_votes` before they are divided by the circumference, plane by plane (H x W
     float32, in one buffer, overwritten by the next plane): each is counted, smoothed and used
-    while it is still in the processor's cache, which four whole planes (5 MB) are not."""
+    while it is still in the processor's cache, which four whole planes (5 MB) are not.
+
+    Each strong edge pixel (over the threshold) steps its plane's radius along its gradient
+    (float32, the gradient divided by its magnitude), both ways, to whole pixels (half to even);
+    the steps landing in the frame are counted. Counted by a compiled pass
+    (vision/varanasi_votes.c), where numpy's steps and OpenCV's histogram took a dozen calls on
+    tens of thousands of pixels a plane."""
     height, width = edges.shape
     votes = np.empty((height, width), dtype=np.float32)
     flat = points_over(edges.magnitude, edges.threshold)
-    if len(flat) == 0:
-        votes[:] = 0.0
-        for _ in radii:
-            yield votes
-        return
-    columns, rows = columns_and_rows(flat, width)
     # Gathered by flat index (`take`): faster than indexing by rows and columns.
     norm = edges.magnitude.take(flat)
-    ux = edges.gx.take(flat) / norm
-    uy = edges.gy.take(flat) / norm
-    ys, xs = rows.astype(np.float32), columns.astype(np.float32)
-    count = len(rows)
-    cx, cy = np.empty((2 * count, 1), dtype=np.float32), np.empty((2 * count, 1), dtype=np.float32)
-    # Every plane's radii at the strong pixels in one gather (of one row per pixel, where the maps
-    # are stored pixel by pixel, see `_radius_maps`; a copy first otherwise); the steps written
-    # into one buffer per axis (the same float32 values as concatenating the two ways).
-    for r in radii.transpose(1, 2, 0).reshape(-1, len(radii)).take(flat, axis=0).T:
-        # Steps along the gradient, taken both ways, to whole pixels.
-        step_x, step_y = r * ux, r * uy
-        np.add(xs, step_x, out=cx[:count, 0])
-        np.subtract(xs, step_x, out=cx[count:, 0])
-        np.add(ys, step_y, out=cy[:count, 0])
-        np.subtract(ys, step_y, out=cy[count:, 0])
-        np.rint(cx, out=cx)
-        np.rint(cy, out=cy)
-        # OpenCV counts them straight into the plane (as float32, exact for counts), leaving out
-        # those outside the frame, in a fraction of the time of numpy's counting and conversion.
-        cv2.calcHist([cy, cx], [0, 1], None, [height, width], [0, height, 0, width], hist=votes)
+    ux, uy = edges.gx.take(flat) / norm, edges.gy.take(flat) / norm
+    # The maps as they are stored, pixel by pixel (see `_radius_maps`; a copy otherwise).
+    by_pixel = np.ascontiguousarray(radii.transpose(1, 2, 0))
+    for plane in range(len(radii)):
+        _varanasi_votes.count_votes(ux, uy, flat, by_pixel, len(radii), plane, width, height, votes)
         cv2.GaussianBlur(votes, (VOTE_BLUR_SIZE, VOTE_BLUR_SIZE), 1.0, dst=votes)
         yield votes
