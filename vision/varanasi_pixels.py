@@ -6,6 +6,7 @@ import math
 import cv2
 import numpy as np
 
+from vision import _varanasi_rings
 from vision.varanasi_colour import colour_moments
 from vision.varanasi_params import (
     CAMERA_HEIGHT_MM,
@@ -165,14 +166,16 @@ def most_common(counts: np.ndarray, exclude: int | None = None) -> int | None:
 
 def ring_counts(labels, colour_count: int, centre, radius: float, inner: float = 1.0,
                  outer: float = 4.0) -> np.ndarray:
-    """How many pixels of each colour label lie between `outer` and `inner` px inside a circle."""
-    window, yy, xx = circle_window(labels.shape, centre, radius - inner)
-    distance2 = (xx - centre[0]) ** 2 + (yy - centre[1]) ** 2
-    ring = (distance2 <= (radius - inner) ** 2) & (distance2 >= (radius - outer) ** 2)
-    # OpenCV counts under a mask without gathering the pixels; labels past the colours (board,
-    # other) fall outside its bins.
-    # (The mask as 0 and 1 bytes: a view of the booleans, no copy.)
-    return cv2.calcHist([labels[window]], [0], ring.view(np.uint8), [colour_count], [0, colour_count]).ravel()
+    """How many pixels of each colour label (float32, labels past `colour_count` left out) lie
+    between `outer` and `inner` px inside a circle (circle tests in float64 as numpy takes them,
+    pixel centres at whole numbers). Counted by one compiled pass over the circle's window
+    (vision/varanasi_rings.c), where masks and a masked histogram took some ten calls."""
+    counts = np.empty(colour_count, dtype=np.float32)
+    height, width = labels.shape
+    limit = radius - inner
+    _varanasi_rings.ring_counts(np.ascontiguousarray(labels), width, height, float(centre[0]), float(centre[1]),
+                                float(limit), float(limit) ** 2, float(radius - outer) ** 2, counts)
+    return counts
 
 
 def circle_window(shape: tuple[int, ...], centre, radius: float):

@@ -1,7 +1,9 @@
-/* The ring a disc shows below the next one up, and the median colour of its pixels, in one pass.
+/* Rings of discs in one pass each: the ring a disc shows below the next one up with the median
+ * colour of its pixels, and the labels counted in a ring inside a circle.
  *
  * `ring_medians` in vision/varanasi_disc_colours.py states what it gives and calls it, as
- * `_varanasi_rings.ring_medians`. The circle tests are numpy's in float64, in the same order
+ * `_varanasi_rings.ring_medians`, and `ring_counts` in vision/varanasi_pixels.py calls
+ * `_varanasi_rings.ring_counts`. The circle tests are numpy's in float64, in the same order
  * (built with -ffp-contract=off, setup.py), and the medians are whole numbers or halves, so it
  * gives the plain numpy form's values (tests/vision/varanasi/test_ring_medians.py). One pass
  * replaces some twenty numpy and OpenCV calls a disc (masks of the window, three histograms and
@@ -101,7 +103,55 @@ done:
     return result;
 }
 
+static PyObject *py_ring_counts(PyObject *self, PyObject *args)
+{
+    Py_buffer labels = {0}, counts = {0};
+    Py_ssize_t width, height;
+    double cx, cy, limit, inner2, outer2;
+    if (!PyArg_ParseTuple(args, "y*nndddddw*", &labels, &width, &height, &cx, &cy, &limit, &inner2, &outer2,
+                          &counts))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t bins = counts.len / 4;
+    if (width < 1 || height < 1 || labels.itemsize != 1 || labels.len < width * height || counts.itemsize != 4
+        || !PyBuffer_IsContiguous(&labels, 'C') || !PyBuffer_IsContiguous(&counts, 'C')) {
+        PyErr_SetString(PyExc_ValueError, "ring counts: contiguous 8-bit labels of the image's size, float32 counts");
+        goto done;
+    }
+    /* The window of the circle of radius `limit` (as `circle_window` cuts it). */
+    int64_t y0 = (int64_t)floor(cy - limit), y1 = (int64_t)ceil(cy + limit) + 1;
+    int64_t x0 = (int64_t)floor(cx - limit), x1 = (int64_t)ceil(cx + limit) + 1;
+    y0 = y0 < 0 ? 0 : y0;
+    x0 = x0 < 0 ? 0 : x0;
+    y1 = y1 > height ? height : y1;
+    x1 = x1 > width ? width : x1;
+    int64_t seen[LEVELS];
+    memset(seen, 0, sizeof seen);
+    const uint8_t *label = labels.buf;
+    for (int64_t y = y0; y < y1; y++) {
+        double dy = (double)y - cy;
+        double dy2 = dy * dy;
+        for (int64_t x = x0; x < x1; x++) {
+            double dx = (double)x - cx;
+            double distance2 = dx * dx + dy2;
+            if (distance2 <= inner2 && distance2 >= outer2)
+                seen[label[y * width + x]]++;
+        }
+    }
+    float *out = counts.buf;
+    for (Py_ssize_t bin = 0; bin < bins; bin++)
+        out[bin] = bin < LEVELS ? (float)seen[bin] : 0.0f;
+    result = Py_NewRef(Py_None);
+done:
+    PyBuffer_Release(&labels);
+    PyBuffer_Release(&counts);
+    return result;
+}
+
 static PyMethodDef methods[] = {
+    {"ring_counts", py_ring_counts, METH_VARARGS,
+     "ring_counts(labels, width, height, cx, cy, limit, inner2, outer2, counts): fills counts (see "
+     "vision/varanasi_pixels.py)."},
     {"ring_medians", py_ring_medians, METH_VARARGS,
      "ring_medians(lab, labels, width, height, other, cx, cy, limit, limit2, has_above, ax, ay, away2, share, "
      "least) -> (count, medians or None) (see vision/varanasi_disc_colours.py)."},

@@ -1,14 +1,17 @@
-"""The compiled ring medians (vision/varanasi_rings.c) are the plain numpy form's: the same ring
-of pixels (float64 circle tests), the same choice of coloured pixels, numpy's medians."""
+"""The compiled rings (vision/varanasi_rings.c) are the plain numpy form's: the same ring of
+pixels (float64 circle tests), the same choice of coloured pixels, numpy's medians, OpenCV's
+counts of labels."""
 from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 import pytest
 
 from vision.varanasi_disc_colours import ring_medians
 from vision.varanasi_params import COLOURED_SHARE, MIN_RING_PIXELS
+from vision.varanasi_pixels import ring_counts
 
 
 def plain_ring_medians(lab_bytes, labels, other, centre, inside, hidden_by=None):
@@ -68,3 +71,33 @@ def test_an_even_ring_s_median_is_the_mean_of_its_middle_two():
     medians = ring_medians(lab, labels, 7, (1.0, 1.0), 1.0, ((1.0, 1.0), 0.5))
     assert medians.tolist() == [15.0, 30.0, 240.0]
     assert medians.tobytes() == plain_ring_medians(lab, labels, 7, (1.0, 1.0), 1.0, ((1.0, 1.0), 0.5)).tobytes()
+
+
+def plain_ring_counts(labels, colour_count, centre, radius, inner, outer):
+    """The plain form: a float64 mask over the circle's window, OpenCV's masked histogram."""
+    cx, cy = centre
+    limit = radius - inner
+    y0, y1 = max(0, math.floor(cy - limit)), min(labels.shape[0], math.ceil(cy + limit) + 1)
+    x0, x1 = max(0, math.floor(cx - limit)), min(labels.shape[1], math.ceil(cx + limit) + 1)
+    y1, x1 = max(y0, y1), max(x0, x1)
+    yy, xx = np.arange(y0, y1)[:, None], np.arange(x0, x1)[None, :]
+    distance2 = (xx - cx) ** 2 + (yy - cy) ** 2
+    ring = (distance2 <= (radius - inner) ** 2) & (distance2 >= (radius - outer) ** 2)
+    window = np.ascontiguousarray(labels[y0:y1, x0:x1])
+    return cv2.calcHist([window], [0], ring.view(np.uint8), [colour_count], [0, colour_count]).ravel()
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_ring_counts_are_opencv_s_counts_of_the_numpy_ring(seed):
+    rng = np.random.default_rng(100 + seed)
+    height, width = rng.integers(5, 70, 2)
+    labels = rng.integers(0, 9, (height, width)).astype(np.uint8)
+    centre = tuple(rng.uniform(-8, max(height, width) + 8, 2))
+    if seed % 4 == 0:
+        centre = (float(round(centre[0])), float(round(centre[1])))
+    radius = float(rng.uniform(0.5, 35))
+    inner, outer = (1.0, 4.0) if seed % 3 else tuple(sorted(rng.uniform(0, radius + 3, 2)))
+    colour_count = int(rng.integers(1, 10))
+    ours = ring_counts(labels, colour_count, centre, radius, inner, outer)
+    theirs = plain_ring_counts(labels, colour_count, centre, radius, inner, outer)
+    assert ours.dtype == np.float32 and ours.tobytes() == theirs.tobytes()
