@@ -33,7 +33,8 @@ static int64_t reflected(int64_t i, int64_t n)
 }
 
 /* One channel's Sobels along a row, from the channel's bytes on the rows above, at and below
- * (`up`, `mid`, `down`, each padded by one reflected pixel either end: index 0 is column -1). */
+ * (`up`, `mid`, `down`, widened to int16, which the loop vectorises on, each padded by one
+ * reflected pixel either end: index 0 is column -1). */
 static void channel_row(const int16_t *up, const int16_t *mid, const int16_t *down, int64_t width,
                         float *gx, float *gy, float *magnitude)
 {
@@ -49,31 +50,34 @@ static void channel_row(const int16_t *up, const int16_t *mid, const int16_t *do
     }
 }
 
-/* See `edge_planes` in vision/varanasi_geometry.py. `scratch` holds 3 * CHANNELS padded rows of
- * int16 and 3 rows of float32 per channel after the first. */
+/* See `edge_planes` in vision/varanasi_geometry.py. `planes` holds each channel's rows as int16,
+ * padded with the reflected pixel at either end (CHANNELS * height rows of width + 2); `scratch`
+ * three rows of float32. */
 static void edge_planes(const uint8_t *lab, int64_t width, int64_t height, float *best_gx, float *best_gy,
-                        float *best_magnitude, int16_t *rows, float *scratch)
+                        float *best_magnitude, int16_t *planes, float *scratch)
 {
-    int64_t padded = width + 2;
+    int64_t padded = width + 2, left = reflected(-1, width), right = reflected(width, width);
     for (int64_t y = 0; y < height; y++) {
-        int64_t source[3] = {reflected(y - 1, height), y, reflected(y + 1, height)};
-        /* Each channel of the three rows, padded with the reflected pixel at either end. */
-        for (int k = 0; k < 3; k++) {
-            const uint8_t *line = lab + source[k] * width * CHANNELS;
-            for (int c = 0; c < CHANNELS; c++) {
-                int16_t *row = rows + (k * CHANNELS + c) * padded;
-                for (int64_t x = 0; x < width; x++)
-                    row[x + 1] = line[x * CHANNELS + c];
-                row[0] = line[reflected(-1, width) * CHANNELS + c];
-                row[width + 1] = line[reflected(width, width) * CHANNELS + c];
-            }
+        const uint8_t *line = lab + y * width * CHANNELS;
+        int16_t *rows[CHANNELS];
+        for (int c = 0; c < CHANNELS; c++)
+            rows[c] = planes + (c * height + y) * padded;
+        for (int64_t x = 0; x < width; x++)
+            for (int c = 0; c < CHANNELS; c++)
+                rows[c][x + 1] = line[x * CHANNELS + c];
+        for (int c = 0; c < CHANNELS; c++) {
+            rows[c][0] = line[left * CHANNELS + c];
+            rows[c][width + 1] = line[right * CHANNELS + c];
         }
+    }
+    float *cx = scratch, *cy = scratch + width, *strength = scratch + 2 * width;
+    for (int64_t y = 0; y < height; y++) {
+        int64_t above = reflected(y - 1, height), below = reflected(y + 1, height);
         float *gx = best_gx + y * width, *gy = best_gy + y * width, *magnitude = best_magnitude + y * width;
-        channel_row(rows, rows + CHANNELS * padded, rows + 2 * CHANNELS * padded, width, gx, gy, magnitude);
-        float *cx = scratch, *cy = scratch + width, *strength = scratch + 2 * width;
+        channel_row(planes + above * padded, planes + y * padded, planes + below * padded, width, gx, gy, magnitude);
         for (int c = 1; c < CHANNELS; c++) {
-            channel_row(rows + c * padded, rows + (CHANNELS + c) * padded, rows + (2 * CHANNELS + c) * padded,
-                        width, cx, cy, strength);
+            const int16_t *plane = planes + c * height * padded;
+            channel_row(plane + above * padded, plane + y * padded, plane + below * padded, width, cx, cy, strength);
             for (int64_t x = 0; x < width; x++) {
                 int stronger = strength[x] > magnitude[x];
                 gx[x] = stronger ? cx[x] : gx[x];
@@ -102,7 +106,7 @@ static PyObject *py_edge_planes(PyObject *self, PyObject *args)
     if (!PyArg_ParseTuple(args, "y*nnw*w*w*", &b[0], &width, &height, &b[1], &b[2], &b[3]))
         return NULL;
     PyObject *result = NULL;
-    int16_t *rows = NULL;
+    int16_t *planes = NULL;
     float *scratch = NULL;
     if (width < 1 || height < 1) {
         PyErr_SetString(PyExc_ValueError, "edge planes: an image of at least one pixel");
@@ -112,18 +116,18 @@ static PyObject *py_edge_planes(PyObject *self, PyObject *args)
     if (!(sized(&b[0], 1, pixels * CHANNELS, "lab") && sized(&b[1], 4, pixels, "gx")
           && sized(&b[2], 4, pixels, "gy") && sized(&b[3], 4, pixels, "magnitude")))
         goto done;
-    rows = malloc(sizeof(int16_t) * 3 * CHANNELS * (width + 2));
+    planes = malloc(sizeof(int16_t) * CHANNELS * height * (width + 2));
     scratch = malloc(sizeof(float) * 3 * width);
-    if (rows == NULL || scratch == NULL) {
+    if (planes == NULL || scratch == NULL) {
         PyErr_NoMemory();
         goto done;
     }
     Py_BEGIN_ALLOW_THREADS
-    edge_planes(b[0].buf, width, height, b[1].buf, b[2].buf, b[3].buf, rows, scratch);
+    edge_planes(b[0].buf, width, height, b[1].buf, b[2].buf, b[3].buf, planes, scratch);
     Py_END_ALLOW_THREADS
     result = Py_NewRef(Py_None);
 done:
-    free(rows);
+    free(planes);
     free(scratch);
     for (int i = 0; i < 4; i++)
         if (b[i].obj)
