@@ -138,9 +138,11 @@ def smoothed_vote_planes(edges: EdgeField, radii: np.ndarray):
     # Gathered by flat index (`take`): faster than indexing by rows and columns.
     norm = edges.magnitude.take(flat)
     ux, uy = edges.gx.take(flat) / norm, edges.gy.take(flat) / norm
-    # The maps as they are stored, pixel by pixel (see `_radius_maps`; a copy otherwise).
+    # The maps as they are stored, pixel by pixel (see `_radius_maps`; a copy otherwise); the
+    # kernel reads flat indices as 64-bit (numpy's own are 32-bit on a 32-bit system).
     by_pixel = np.ascontiguousarray(radii.transpose(1, 2, 0))
+    strong = flat.astype(np.int64, copy=False)
     for plane in range(len(radii)):
-        _varanasi_votes.count_votes(ux, uy, flat, by_pixel, len(radii), plane, width, height, votes)
+        _varanasi_votes.count_votes(ux, uy, strong, by_pixel, len(radii), plane, width, height, votes)
         cv2.GaussianBlur(votes, (VOTE_BLUR_SIZE, VOTE_BLUR_SIZE), 1.0, dst=votes)
         yield votes
