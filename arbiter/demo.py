@@ -84,7 +84,7 @@ def demo_table(record: dict, positions: list[dict]) -> tuple[dict, list]:
         options["pieceset"] = pieceset
     table = simulated_table(game, session, **options)
     profile = calibrate(game, table.calibration_picture(positions[0], shot), pieceset)
-    return profile, [table.picture(position, shot) for position in positions]
+    return profile, table.game_pictures(positions, shot)
 
 
 def demo_camera(game: str, still_frames: int = DEMO_STILL_FRAMES, realtime: bool = True):

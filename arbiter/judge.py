@@ -69,9 +69,12 @@ STILL_UNSURE = "still not sure"
 class Judge:
     """Engine-guided judging of successive observations of one game."""
 
-    def __init__(self, rules, history: Iterable = (), setup_until_first_move: bool = False):
+    def __init__(self, rules, history: Iterable = (), setup_until_first_move: bool = False, seen=None):
+        """`seen`: the observation of the last picture of the position reached, where one was
+        taken (the recogniser may weigh the next picture against it: `weighed_after`)."""
         self.rules = rules
         self.history = list(history)
+        self.seen = seen
         # Live, a camera watches players build a free set-up (Varanasi towers) piece by piece; until
         # the first move every new still picture of it is the set-up so far. Photos for `replay`
         # start once set-up is done, so there a change no move explains is flagged from the start.
@@ -112,6 +115,11 @@ class Judge:
         # question again (Wari: the pile counter reads them too): before judging, where the
         # likeliest one-move explanations show the picture in question, and after, should the
         # verdict be in question still.
+        weighed_after = getattr(observation, "weighed_after", None)
+        if weighed_after is not None and self.seen is not None:
+            # Where the last picture showed things the game keeps in place (Varanasi: where each
+            # tower stands), a candidate that moves them costs what moving them is unlikely.
+            observation = weighed_after(self.seen)
         seen = self._looked_at_first(observation)
         verdict, scores, threshold = self._weighed(seen)
         contested = self._contested(verdict, scores) if hasattr(seen, "looked_again") else []
@@ -445,6 +453,7 @@ class Judge:
             return
         self.doubt = verdict.doubt
         self.pending = None
+        self.seen = verdict.observation
         if verdict.rebased is not None:
             self.rivals.switch(verdict.rebased, self.history)
             self.history = list(verdict.rebased.history)
@@ -474,6 +483,7 @@ class Judge:
         self.pending = None
         self.doubt = None
         self.rivals = None
+        self.seen = None
 
 
 def doubtful(observation, candidate: dict, following: dict) -> str:

@@ -3,7 +3,8 @@
 For every session in ../shared/bench/{varanasi,wari,wari-referee}/S*: calibrate from the
 session's calibration (or start) photo, replay the photographed game seq*.jpg and compare each
 judged transition with the true move; then judge every illegal pair as a referee that followed
-the game would: from the true position before it (the truth's), the photo after it. Prints, per
+the game would: from the true position before it (the truth's) and its photo, the photo after
+it. Prints, per
 session and in total: moves inferred correctly / total (and how many of them were taken with a
 question, "not sure: ... please check the table"), false illegal alarms, illegal pairs flagged /
 total (and how many were asked about instead), Wari pairs whose reason names a pit, store or
@@ -101,7 +102,9 @@ def bench_session(game: str, folder: Path) -> dict:
     pairs = truth.get("illegal_pairs", [])
     flagged, named, pairs_asked, reasons = 0, 0, 0, []
     for pair in pairs:
-        judge = Judge(rules, [rules.state_from_json(true_state(game, pair))])
+        # As a referee that followed the game: the true position before, and its picture.
+        before = recognize(read_image(folder / pair["before"]["image"]), profile)
+        judge = Judge(rules, [rules.state_from_json(true_state(game, pair))], seen=before)
         verdict = judge.judge(recognize(read_image(folder / pair["after"]["image"]), profile))
         reasons.append(f"{pair['after']['image']} {pair['kind']}: {verdict.reason or verdict.note}")
         judged.append((verdict.confidence, not verdict.legal))
@@ -178,7 +181,8 @@ def fresh_varanasi_session(folder: Path, seed: int, plies: int) -> Path:
         kept = next(t for t in tops if t.colour == colour)  # left on its tower: a partial take
         stacks = [tower[:-1] if tower[-1].colour == colour and tower[-1] != kept else tower for tower in state.stacks]
         partial = {"game": "varanasi", "stacks": [[str(d) for d in tower] for tower in stacks if tower]}
-        cv2.imwrite(str(folder / "ill00b.jpg"), table.picture(partial))
+        # Drawn as the game's pictures are: every tower where its bottom disc stood at the start.
+        cv2.imwrite(str(folder / "ill00b.jpg"), table.game_pictures([states[0].to_json(), partial])[1])
         pairs.append({"before": sequence[index], "after": {"image": "ill00b.jpg"}, "kind": "partial_take",
                       "to_move": state.to_move})
         break

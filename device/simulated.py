@@ -6,7 +6,8 @@ Each game read by camera registers one table class here, once. A table is made f
   random set-up where players set up freely);
 - `calibration_picture(opening_json)`: the photo a newcomer calibrates on;
 - `picture(state_json, shot)`: one position, `shot` drawing the sensor noise;
-- `game_pictures(states_json)`: every position of one game, pieces that stay put drawn in place.
+- `game_pictures(states_json, shot=None)`: every position of one game, pieces that stay put drawn in
+  place (`shot` the noise of every picture; None: one shot per picture).
 `sim:GAME[:SEED]` cameras, `arbiter demo` and the tests draw their tables through this.
 """
 from __future__ import annotations

@@ -31,5 +31,5 @@ class SimulatedNankuTable:
             self._poses = {key: random_pose(Random(self.session * 7919 + len(cubes)), cubes or [[0, 0, 0, "white"]])}
         return render(cubes, self.look, self._poses[key], shot)
 
-    def game_pictures(self, states_json: list[dict]) -> list:
-        return [self.picture(state, shot) for shot, state in enumerate(states_json)]
+    def game_pictures(self, states_json: list[dict], shot: int | None = None) -> list:
+        return [self.picture(state, index if shot is None else shot) for index, state in enumerate(states_json)]

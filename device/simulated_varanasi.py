@@ -29,9 +29,10 @@ class SimulatedVaranasiTable:
         """The towers at random spots of the session (the noise too follows the session)."""
         return render_table(state_json["stacks"], self.pieceset, seed=self.session)
 
-    def game_pictures(self, states_json: list[dict]) -> list:
+    def game_pictures(self, states_json: list[dict], shot: int | None = None) -> list:
         """A tower never leaves its spot while its bottom disc stays there (parts move onto towers,
-        never to new spots), so each tower is drawn where its bottom disc stood at the start."""
+        never to new spots), so each tower is drawn where its bottom disc stood at the start (the
+        noise follows the session, whatever the `shot`)."""
         if not states_json:
             return []
         opening = states_json[0]["stacks"]

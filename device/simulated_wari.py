@@ -22,5 +22,5 @@ class SimulatedWariTable:
         style = {"style": self.style} if self.style else {}
         return render_board(state_json["pits"], state_json["stores"], seed=shot, session=self.session, **style)
 
-    def game_pictures(self, states_json: list[dict]) -> list:
-        return [self.picture(state, shot) for shot, state in enumerate(states_json)]
+    def game_pictures(self, states_json: list[dict], shot: int | None = None) -> list:
+        return [self.picture(state, index if shot is None else shot) for index, state in enumerate(states_json)]

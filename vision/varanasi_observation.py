@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import numpy as np
 
 from engines.errors import ArbiterError
 from vision.varanasi_assignment import assign_rows
-from vision.varanasi_params import MISSING_DISC_LOG, PROBABILITY_FLOOR
+from vision.varanasi_params import MISSING_DISC_LOG, PROBABILITY_FLOOR, SHIFTED_TOWER_LOG
 
 
 @dataclass(frozen=True)
@@ -92,6 +92,9 @@ class VaranasiObservation:
     towers: tuple[TowerReading, ...]
     scene_confidence: float
     note: str | None = None
+    # Where the picture before this one showed each tower: its bottom disc (size, colour) -> the
+    # tower's centre and that disc's radius (`weighed_after`).
+    anchors: dict = field(default_factory=dict, compare=False, repr=False)
     # Per observation: what every candidate shares (the towers seen, what each costs left
     # unexplained), and the score of each candidate already weighed.
     _memo: dict = field(default_factory=dict, compare=False, repr=False)
@@ -145,6 +148,18 @@ class VaranasiObservation:
             "confidence": round(self.confidence, 4),
             "evidence": evidence,
         }
+
+    def weighed_after(self, previous) -> VaranasiObservation:
+        """This picture as taken after `previous`, the last picture of a legal position: a
+        candidate that puts a tower's bottom disc more than its radius from where `previous`
+        showed it costs SHIFTED_TOWER_LOG. Towers stay where they were set up, so a relocation
+        that reads almost as well as a partial take (a tower under the moved part barely seen)
+        is told from it by where the towers stand."""
+        if not isinstance(previous, VaranasiObservation):
+            return self
+        anchors = {(t.discs[0].size, t.discs[0].colour): (t.discs[0].centre, t.discs[0].radius)
+                   for t in previous.towers if t.discs}
+        return replace(self, anchors=anchors, _memo={})
 
     def best_log_likelihood(self, following: dict | None = None) -> float:
         """The log-likelihood of the reading itself. `following` is not used: discs leave the
@@ -209,7 +224,8 @@ class VaranasiObservation:
                 column = columns.get(key)
                 if column is None:
                     missing_here = float(MISSING_DISC_LOG * len(stack))
-                    gain = [t.keyed_log_likelihood(key, stack) - empty[i] - missing_here for i, t in enumerate(seen)]
+                    gain = [t.keyed_log_likelihood(key, stack) - empty[i] - missing_here + self._shift(stack, t)
+                            for i, t in enumerate(seen)]
                     column = columns[key] = (gain, [-value for value in gain])
                 gains.append(column)
             if len(seen) > len(stacks):
@@ -221,6 +237,20 @@ class VaranasiObservation:
                 matched += max(0.0, gains[j][0][i])
             total += matched
         return total
+
+
+    def _shift(self, stack: dict[int, str], tower: TowerReading) -> float:
+        """The cost of the candidate `stack` standing where `tower` is seen, for where the last
+        picture showed its bottom disc (`weighed_after`)."""
+        if not self.anchors or not stack:
+            return 0.0
+        bottom = max(stack)
+        anchor = self.anchors.get((bottom, stack[bottom]))
+        if anchor is None:
+            return 0.0
+        (x, y), radius = anchor
+        seen_x, seen_y = tower.discs[0].centre
+        return SHIFTED_TOWER_LOG if math.hypot(seen_x - x, seen_y - y) > radius else 0.0
 
 
 def _candidate_stacks(state_json, parsed: dict) -> tuple[list[dict[int, str]], tuple]:

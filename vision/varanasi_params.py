@@ -185,6 +185,11 @@ PROBABILITY_FLOOR = 1e-3
 IMPOSSIBLE_COST = 1e6
 # Log-likelihood per disc of a tower the recogniser cannot see. Fixed: derived from the floor.
 MISSING_DISC_LOG = np.log(PROBABILITY_FLOOR)
+# Log prior that a tower stands more than its bottom disc's radius from where the last picture
+# showed it, though no move took it: towers stay where they were set up (a move puts discs onto
+# another tower or takes them off), so a tower found elsewhere is one knocked aside, once in a
+# thousand pictures. Fixed: a choice (a prior, not measured).
+SHIFTED_TOWER_LOG = float(np.log(1e-3))
 # Share of the calibrated board area that must still look like board for full confidence.
 # Fixed: by hand.
 BOARD_VISIBLE = 0.85

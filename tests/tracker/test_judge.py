@@ -475,3 +475,31 @@ def test_a_move_other_explanations_weigh_on_is_taken_with_a_question(wari, varan
         verdict = started(varanasi, states[0]).judge(FakeObservation(read, confusable={other: disc}, doubt_cost=cost))
         assert verdict.legal and verdict.state == states[1]
         assert (verdict.note or "").startswith(UNSURE) == asked and (verdict.confidence < 0.9) == asked
+
+
+class Following(FakeObservation):
+    """Remembers which picture the judge weighed it after (`weighed_after`)."""
+
+    def weighed_after(self, previous):
+        follower = Following(self.state)
+        follower.after = previous
+        return follower
+
+
+def test_each_picture_is_weighed_after_the_last_picture_of_a_legal_position(varanasi):
+    states = random_game(varanasi, 3, plies=2)
+    judge = Judge(varanasi)
+    pictures = [Following(state.to_json()) for state in states]
+    verdicts = []
+    for picture in pictures:
+        verdicts.append(judge.judge(picture))
+        judge.apply(verdicts[-1])
+    assert not hasattr(verdicts[0].observation, "after")  # nothing before the set-up
+    assert verdicts[1].observation.after is verdicts[0].observation
+    assert verdicts[2].observation.after is verdicts[1].observation
+    flagged = judge.judge(Following({"game": "varanasi", "stacks": [["4red", "3red"]]}))
+    judge.apply(flagged)
+    assert not flagged.legal and judge.seen is verdicts[2].observation  # a flagged picture is no anchor
+    judge.override(states[0])
+    assert judge.seen is None
+    assert Judge(varanasi, [states[2]], seen=pictures[2]).judge(Following(states[2].to_json())).observation.after is pictures[2]
