@@ -80,10 +80,35 @@ class NankuObservation:
         self._frames: dict[frozenset, Frame] = {}
         self._readings: dict[frozenset, Reading] = {}
         self._following: tuple[Cell, ...] = ()
+        self._seen: NankuObservation | None = None  # the last picture of the position reached
+        self._cameras: dict[frozenset, Camera] = {}
 
-    def _frames_for(self, base: tuple[Cell, ...]) -> list[Frame]:
-        """The base laid at its few best poses."""
-        scene = self.scene
+    def weighed_after(self, seen) -> NankuObservation:
+        """This picture, read with the camera fitted on `seen` (the judge's last picture of the
+        position reached, `arbiter.judge.Judge.seen`): that picture shows the whole structure the
+        game reached, so no new piece pulls the fit, as one fitted to the structure before it on
+        this picture would be (a lower camera draws the old tops larger and nearer, over a piece
+        stacked on them)."""
+        if isinstance(seen, NankuObservation) and seen is not self:
+            seen._seen = None  # judged: only its own picture is needed now
+            self._seen = seen
+        return self
+
+    def _camera_showing(self, base: tuple[Cell, ...]) -> Camera | None:
+        """The camera fitted on this picture to `base`, where this picture was read from a
+        structure that `base` grows from by a piece or two; None otherwise."""
+        grown = len(base) - len(self._following)
+        if not self._following or not 0 <= grown <= 4 or not set(self._following) <= set(base):
+            return None
+        key = frozenset(base)
+        if key not in self._cameras:
+            _, frame = self._current()
+            self._cameras[key] = fit_camera(frame.scene, base, frame.pose)[0].camera
+        return self._cameras[key]
+
+    def _frames_for(self, base: tuple[Cell, ...], scene: Scene | None = None) -> list[Frame]:
+        """The base laid at its few best poses (on `scene`, by default the picture's own)."""
+        scene = scene or self.scene
         if not base:
             # The empty table: the first piece's frame is wherever it lies.
             fits = [(fit_pose(scene, shape), shape) for shape in FIRST_SHAPES]
@@ -114,9 +139,12 @@ class NankuObservation:
             if base:
                 # The pose whose best reading explains the picture best: the base alone may
                 # fit best where the new piece stands.
-                readings = [(read_changes(frame), frame) for frame in self._frames_for(base)]
+                carried = (self._seen._camera_showing(base)
+                           if self._seen is not None and len(base) >= 2 * CAMERA_FIT_PIECES else None)
+                scene = Scene(self.scene.costs, carried, self.scene.appearance) if carried is not None else None
+                readings = [(read_changes(frame), frame) for frame in self._frames_for(base, scene)]
                 reading, frame = min(readings, key=lambda pair: pair[0].cost)
-                if len(base) >= 2 * CAMERA_FIT_PIECES:
+                if carried is None and len(base) >= 2 * CAMERA_FIT_PIECES:
                     # The camera fitted to the structure at the pose read best, and read again.
                     scene, pose, _ = fit_camera(frame.scene, base, frame.pose)
                     frame = Frame(scene, base, pose)
