@@ -90,6 +90,8 @@ class Judge:
         self.doubt: str | None = None
         # The other set-ups the first picture nearly supported, followed beside the game.
         self.rivals: RivalLines | None = None
+        # The last picture was taken as misread (`Verdict.waited`): the next is judged as it shows.
+        self.waited = False
 
     @property
     def state(self):
@@ -339,6 +341,13 @@ class Judge:
             (kind, state, moves), doubt = max(doubted, key=lambda pair: score(pair[0][1]))
             return self._in_doubt(observation, current, self._verdict(kind, state, reading, moves), reading, doubt)
         nearest = max([current] + [state for state, _ in successors], key=score)
+        out_of_play = getattr(self.rules, "out_of_play", None)
+        returned = out_of_play(current, reading) if out_of_play is not None and not self.waited else None
+        if returned:
+            # Pieces that left the game, back on the table: no move or slip leaves that, so the
+            # picture is misread. It is taken as no change, once, and the next picture decides.
+            note = f"{UNSURE}: the camera reads {returned}, which is not in play; waiting for the next picture"
+            return Verdict(SAME, current, reading, note=note, doubt="misread", expected=nearest.to_json(), waited=True)
         return Verdict(ILLEGAL, current, reading, reason=self._reason(observation, current), expected=nearest.to_json())
 
     def _in_doubt(self, observation, current, verdict: Verdict, reading: dict, doubt: str) -> Verdict:
@@ -443,9 +452,11 @@ class Judge:
 
     def apply(self, verdict: Verdict) -> None:
         """Take a verdict into account: a legal one's position becomes the current one (an undo
-        drops the positions after it); a flagged one leaves the position where it was."""
-        self.alerts = 0 if verdict.legal else self.alerts + 1
-        if not verdict.legal:
+        drops the positions after it); a flagged one, or a picture taken as misread, leaves the
+        position where it was, and the next picture may show one move more."""
+        self.alerts = 0 if verdict.legal and not verdict.waited else self.alerts + 1
+        self.waited = verdict.waited
+        if not verdict.legal or verdict.waited:
             if verdict.kind in (TWO_MOVES, MOVES):
                 self.pending = verdict
             if self.rivals is not None:
@@ -484,6 +495,7 @@ class Judge:
         self.doubt = None
         self.rivals = None
         self.seen = None
+        self.waited = False
 
 
 def doubtful(observation, candidate: dict, following: dict) -> str:

@@ -20,7 +20,7 @@ def replay(profile: dict, rules, image_paths: Iterable[str]) -> Iterator[dict]:
         if not verdict.legal and flagged is not None:
             judge, verdict = played_on(judge, flagged, observation) or (judge, verdict)
         judge.apply(verdict)
-        flagged = None if verdict.legal else verdict
+        flagged = None if verdict.legal and not verdict.waited else verdict
         if previous is not None:
             yield verdict.transition(previous, path)
         previous = path

@@ -179,7 +179,8 @@ class Tracker:
     def _judge_stable(self, observation, frame, label: str) -> None:
         if self.judge.over:
             # A finished game stays on the table until the players clear it for the next one.
-            if self.judge.judge(observation).kind == SAME:
+            still = self.judge.judge(observation)
+            if still.kind == SAME and not still.waited:
                 return
             self._next_game()
         verdict = self.judge.judge(observation)
@@ -187,6 +188,8 @@ class Tracker:
         source = self._last_stable.label if self._last_stable else label
         if verdict.kind == SAME:
             self.judge.apply(verdict)
+            if verdict.waited:
+                return  # a misread picture: the next one decides, and stays compared with the last
             if self._pending_illegal is not None:
                 self._pending_illegal = None
                 self.store.log(self.game_id, "restored", verdict.state.to_json(), recognised=verdict.recognised)

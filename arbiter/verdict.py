@@ -38,6 +38,9 @@ class Verdict:
     # Where the pictures showed the game on another line since its set-up (`RivalLines`): that line,
     # whose positions replace the judge's before the verdict's moves.
     rebased: Line | None = field(default=None, repr=False, compare=False)
+    # A picture of a table no play or slip leaves, taken as misread: judged as no change, it
+    # counts as a flagged picture for the moves the next picture may show (`Judge.apply`).
+    waited: bool = False
 
     @property
     def legal(self) -> bool:

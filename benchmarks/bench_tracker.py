@@ -96,6 +96,9 @@ def bench_session(game: str, folder: Path) -> dict:
             if (transition.get("note") or "").startswith(UNSURE):
                 asked += 1
                 wrong.append(f"{sequence[index + 1]['image']}: asked: {transition['note']}")
+        elif transition["verdict"] == "same" and (transition.get("note") or "").startswith(UNSURE):
+            wrong.append(f"{sequence[index + 1]['image']}: waited (the move comes with the next photo): "
+                         f"{transition['note']}")
         else:
             wrong.append(f"{sequence[index + 1]['image']}: inferred {transition['moves']} for {expected}")
         judged.append((transition["confidence"], right))

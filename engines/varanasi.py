@@ -504,3 +504,9 @@ class VaranasiRules:
         from engines.varanasi_explain import describe_difference
 
         return describe_difference(before, after)
+
+    def out_of_play(self, before: VaranasiState, after: dict) -> str | None:
+        """The discs a table read by camera shows that left the game before `before`, or None."""
+        from engines.varanasi_explain import out_of_play
+
+        return out_of_play(before, after)

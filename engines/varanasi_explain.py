@@ -6,7 +6,7 @@ companion shows them to players as they are.
 from __future__ import annotations
 
 from engines.base import Explanation
-from engines.varanasi import Relocate, Take, VaranasiRules, VaranasiState, listing, tower_name
+from engines.varanasi import Relocate, Take, VaranasiRules, VaranasiState, listing, parse_disc, tower_name
 
 
 def explain_change(rules: VaranasiRules, before: VaranasiState, after: VaranasiState) -> Explanation:
@@ -87,3 +87,18 @@ def describe_difference(before: VaranasiState, after: VaranasiState) -> str:
             # not merely resting on a disc added or gone
             words.append(f"{disc} on {now[disc] or 'the table'}")
     return ", ".join(words) or "the same discs"
+
+
+def out_of_play(before: VaranasiState, after: dict) -> str | None:
+    """The discs the table `after` (contract JSON, as a camera read it) shows that `before` has no
+    more, or None: every disc is on the table from the set-up on and a take puts discs out of play
+    for good, so neither a move nor a slip brings one back."""
+    shown = set()
+    for stack in after.get("stacks", []) if isinstance(after, dict) else []:
+        for code in stack if isinstance(stack, list) else []:
+            try:
+                shown.add(parse_disc(code, ValueError))
+            except ValueError:  # not a disc code: nothing to say about it here
+                continue
+    back = shown - set(before.places)
+    return listing(back) if back else None

@@ -97,3 +97,14 @@ def test_the_before_state_must_itself_be_possible():
 def test_an_after_reading_with_a_repeated_disc_is_a_state_error():
     with pytest.raises(StateError, match="2red appears twice"):
         explain([["2red"], ["4blue", "2red"]], [["2red"], ["4blue"]])
+
+
+def test_discs_that_left_the_game_are_named_and_a_difference_is_told_disc_by_disc():
+    engine = rules()
+    before = engine.state_from_json({"game": "varanasi", "stacks": [["4red", "2blue"], ["3green"]]})
+    read = {"game": "varanasi", "stacks": [["4red", "3red", "2blue"], ["3green", "1yellow"], ["bogus"]]}
+    assert engine.out_of_play(before, read) == "1yellow and 3red"
+    assert engine.out_of_play(before, {"game": "varanasi", "stacks": [["4red"]]}) is None
+    phantom = engine.state_from_json({"game": "varanasi", "stacks": [["4red", "3red", "2blue"], ["3green"]]})
+    assert engine.difference(phantom, before) == "no 3red on 4red"
+    assert engine.difference(before, phantom) == "a 3red under 2blue"

@@ -195,8 +195,12 @@ def test_an_uncertain_disc_does_not_hide_the_move(varanasi):
 def test_a_confident_misreading_is_not_forced_into_a_move(varanasi):
     start = varanasi.state_from_json({"game": "varanasi", "stacks": [["4red", "2blue"], ["3green"], ["1red"]]})
     judge = started(varanasi, start)
-    verdict = judge.judge(FakeObservation({"game": "varanasi", "stacks": [["4red", "2blue", "1orange"], ["3green"]]}))
-    assert verdict.kind == ILLEGAL
+    misread = FakeObservation({"game": "varanasi", "stacks": [["4red", "2blue", "1orange"], ["3green"]]})
+    verdict = judge.judge(misread)
+    # 1orange is not in play: the picture is taken as misread, and the next one decides.
+    assert verdict.kind == SAME and verdict.waited and not verdict.moves
+    judge.apply(verdict)
+    assert judge.judge(misread).kind == ILLEGAL
 
 
 def test_the_last_take_ends_the_set_with_the_engines_score(varanasi):
@@ -503,3 +507,25 @@ def test_each_picture_is_weighed_after_the_last_picture_of_a_legal_position(vara
     judge.override(states[0])
     assert judge.seen is None
     assert Judge(varanasi, [states[2]], seen=pictures[2]).judge(Following(states[2].to_json())).observation.after is pictures[2]
+
+
+def test_a_picture_showing_a_disc_that_left_the_game_waits_for_the_next(varanasi):
+    states = random_game(varanasi, 4, plies=3)
+    judge = started(varanasi, states[0])
+    judge.apply(judge.judge(seen(states[1])))
+    gone = next(iter(set(states[0].places) - set(states[1].places)))  # taken, or else the game's first disc
+    misread = states[2].to_json()
+    misread["stacks"] = [[str(gone)]] + misread["stacks"]
+    waited = judge.judge(FakeObservation(misread))
+    assert waited.legal and waited.kind == SAME and waited.waited and waited.moves == ()
+    assert waited.note == f"{UNSURE}: the camera reads {gone}, which is not in play; waiting for the next picture"
+    judge.apply(waited)
+    assert judge.state == states[1] and judge.alerts == 1
+    # The next picture shows a move more: taken, as after a flagged picture.
+    caught_up = judge.judge(seen(states[3]))
+    assert caught_up.legal and caught_up.kind == TWO_MOVES and caught_up.state == states[3]
+    judge.apply(caught_up)
+    # The same impossible table twice in a row is no misread: flagged.
+    again = FakeObservation({**misread, "stacks": [[str(gone)]] + states[3].to_json()["stacks"]})
+    judge.apply(judge.judge(again))
+    assert judge.judge(again).kind == ILLEGAL

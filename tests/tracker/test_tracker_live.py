@@ -88,7 +88,7 @@ def test_the_pictures_of_an_illegal_move_are_saved_with_their_readings_drawn(tmp
         return marked
 
     tracker, events = make_tracker(tmp_path, [s.to_json() for s in states] + [broken], mark=mark)
-    show(tracker, [0, 1, 3])
+    show(tracker, [0, 1, 3, 3])  # 4purple is not in play: flagged when seen a second time
     illegal = of_type(events, "illegal")[0]
     # The picture before shows the reading of the last legal position, the one after the wrong table's.
     assert [len(d["stacks"]) for d in drawn] == [len(states[1].to_json()["stacks"]), len(broken["stacks"])]
@@ -108,7 +108,7 @@ def test_players_accept_the_table_after_an_illegal_move(tmp_path):
     tracker, events = make_tracker(tmp_path, [start, green_taken, disc_added])
     with pytest.raises(ArbiterError, match="no illegal move"):
         tracker.accept_table()
-    show(tracker, [0, 1, 2])
+    show(tracker, [0, 1, 2, 2])  # a disc not in play: taken as misread once, flagged when seen again
     assert "discs appeared: 1yellow" in of_type(events, "illegal")[0]["reason"]
     tracker.accept_table()
     assert tracker.judge.state.to_json() == {**disc_added, "to_move": 0}
@@ -122,7 +122,8 @@ def test_a_free_set_up_may_change_until_the_first_move(tmp_path):
                 {"game": "varanasi", "stacks": [["4red", "2blue"]]},
                 {"game": "varanasi", "stacks": [["4red", "2blue"], ["1white"]]}]
     tracker, events = make_tracker(tmp_path, building)
-    show(tracker, [0, 1, 2, 3, 4])
+    # 1white, not in play, is taken for a misread once; seen again after a hand, it is flagged.
+    show(tracker, [0, 1, 2, 3, 4, 4])
     verdicts = [e["verdict"] for e in events if e["type"] in ("transition", "illegal")]
     assert verdicts == ["start", "start", "start", "move", "illegal"]  # after a move, no more building
     assert tracker.store.game_history(tracker.game_id) == [{**building[2], "to_move": 0},
