@@ -30,6 +30,21 @@ static int ranked(const int64_t *histogram, int64_t rank)
     return LEVELS - 1;
 }
 
+/* The window of the circle of radius `limit` about (cx, cy) within the image (as
+ * `circle_window` cuts it): rows y0..y1 and columns x0..x1, the ends excluded. */
+static void window(double cx, double cy, double limit, Py_ssize_t width, Py_ssize_t height,
+                   int64_t *y0, int64_t *y1, int64_t *x0, int64_t *x1)
+{
+    *y0 = (int64_t)floor(cy - limit);
+    *y1 = (int64_t)ceil(cy + limit) + 1;
+    *x0 = (int64_t)floor(cx - limit);
+    *x1 = (int64_t)ceil(cx + limit) + 1;
+    *y0 = *y0 < 0 ? 0 : *y0;
+    *x0 = *x0 < 0 ? 0 : *x0;
+    *y1 = *y1 > height ? height : *y1;
+    *x1 = *x1 > width ? width : *x1;
+}
+
 static PyObject *py_ring_medians(PyObject *self, PyObject *args)
 {
     Py_buffer lab = {0}, labels = {0};
@@ -46,13 +61,8 @@ static PyObject *py_ring_medians(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "ring medians: contiguous 8-bit Lab and labels of the image's size");
         goto done;
     }
-    /* The window of the circle (as `circle_window` cuts it). */
-    int64_t y0 = (int64_t)floor(cy - limit), y1 = (int64_t)ceil(cy + limit) + 1;
-    int64_t x0 = (int64_t)floor(cx - limit), x1 = (int64_t)ceil(cx + limit) + 1;
-    y0 = y0 < 0 ? 0 : y0;
-    x0 = x0 < 0 ? 0 : x0;
-    y1 = y1 > height ? height : y1;
-    x1 = x1 > width ? width : x1;
+    int64_t y0, y1, x0, x1;
+    window(cx, cy, limit, width, height, &y0, &y1, &x0, &x1);
     int64_t region = 0, coloured = 0;
     int64_t region_histogram[CHANNELS][LEVELS], coloured_histogram[CHANNELS][LEVELS];
     memset(region_histogram, 0, sizeof region_histogram);
@@ -118,13 +128,8 @@ static PyObject *py_ring_counts(PyObject *self, PyObject *args)
         PyErr_SetString(PyExc_ValueError, "ring counts: contiguous 8-bit labels of the image's size, float32 counts");
         goto done;
     }
-    /* The window of the circle of radius `limit` (as `circle_window` cuts it). */
-    int64_t y0 = (int64_t)floor(cy - limit), y1 = (int64_t)ceil(cy + limit) + 1;
-    int64_t x0 = (int64_t)floor(cx - limit), x1 = (int64_t)ceil(cx + limit) + 1;
-    y0 = y0 < 0 ? 0 : y0;
-    x0 = x0 < 0 ? 0 : x0;
-    y1 = y1 > height ? height : y1;
-    x1 = x1 > width ? width : x1;
+    int64_t y0, y1, x0, x1;
+    window(cx, cy, limit, width, height, &y0, &y1, &x0, &x1);
     int64_t seen[LEVELS];
     memset(seen, 0, sizeof seen);
     const uint8_t *label = labels.buf;
