@@ -113,15 +113,15 @@ class Judge:
         as much as a position at the fitting bar. A legal verdict's confidence is its position's
         share, an illegal one's the bar's share.
         """
-        # Where one misread pit could decide the verdict, the recogniser looks at the pits in
-        # question again (Wari: the pile counter reads them too): before judging, where the
-        # likeliest one-move explanations show the picture in question, and after, should the
-        # verdict be in question still.
         weighed_after = getattr(observation, "weighed_after", None)
         if weighed_after is not None and self.seen is not None:
             # Where the last picture showed things the game keeps in place (Varanasi: where each
             # tower stands), a candidate that moves them costs what moving them is unlikely.
             observation = weighed_after(self.seen)
+        # Where one misread pit could decide the verdict, the recogniser looks at the pits in
+        # question again (Wari: the pile counter reads them too): before judging, where the
+        # likeliest one-move explanations show the picture in question, and after, should the
+        # verdict be in question still.
         seen = self._looked_at_first(observation)
         verdict, scores, threshold = self._weighed(seen)
         contested = self._contested(verdict, scores) if hasattr(seen, "looked_again") else []
@@ -181,9 +181,13 @@ class Judge:
     def _nearest(self, observation) -> tuple:
         """(kind, position, moves, log-likelihood) of the likeliest of the position and its
         one-move successors."""
-        options = [(SAME, self.state, ())] + [(MOVE, state, moves) for state, moves in self._successors(self.state, ())]
+        options = self._no_move_or_one()
         fits = [observation.log_likelihood(state.to_json()) for _, state, _ in options]
         return (*options[fits.index(max(fits))], max(fits))
+
+    def _no_move_or_one(self) -> list[tuple]:
+        """(kind, position, moves): the position unchanged, then after each legal move."""
+        return [(SAME, self.state, ())] + [(MOVE, state, moves) for state, moves in self._successors(self.state, ())]
 
     def _line_to(self, state) -> str:
         """How play reached `state` from the judge's position, in words: no move, a move, or more."""
@@ -213,7 +217,7 @@ class Judge:
         looked_again = getattr(observation, "looked_again", None)
         if looked_again is None or not self.history:
             return observation
-        options = [self.state] + [state for state, _ in self._successors(self.state, ())]
+        options = [state for _, state, _ in self._no_move_or_one()]
         scores = {state: observation.log_likelihood(state.to_json()) for state in options}
         nearest = max(options, key=scores.get)
         read = observation.log_likelihood(observation.to_json()["state"])

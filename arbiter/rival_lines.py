@@ -66,21 +66,20 @@ class RivalLines:
         """The judge took a verdict and its history is now `history` (its last positions reached
         by `moves`, or put back for a take-back); every line does the same and the picture's
         evidence is added to each."""
-        kept = []
         for line in self.lines:
-            if len(line.history) > len(history) - len(moves):
-                del line.history[len(history) - len(moves):]  # taken back as far as the game
-            try:
-                for move in moves:
-                    state = line.history[-1]
-                    if move not in self.rules.legal_moves(state):
-                        raise ArbiterError("not legal on this line")
-                    line.history.append(self.rules.apply(state, move))
-            except ArbiterError:
-                continue  # the game's moves are not all legal on this line: the pictures ruled it out
-            kept.append(line)
-        self.lines = kept
+            del line.history[len(history) - len(moves):]  # taken back as far as the game, if it was
+        # A line on which the game's moves are not all legal is ruled out by the pictures.
+        self.lines = [line for line in self.lines if self._played(line, moves)]
         self.weigh(history[-1], observation)
+
+    def _played(self, line: Line, moves: tuple) -> bool:
+        """`moves` played on `line`, if each is legal there."""
+        for move in moves:
+            state = line.history[-1]
+            if move not in self.rules.legal_moves(state):
+                return False
+            line.history.append(self.rules.apply(state, move))
+        return True
 
     def weigh(self, followed_state, observation) -> None:
         """Adds one picture's evidence for the followed position and each line's, and drops the

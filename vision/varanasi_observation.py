@@ -99,9 +99,13 @@ class VaranasiObservation:
     # unexplained), and the score of each candidate already weighed.
     _memo: dict = field(default_factory=dict, compare=False, repr=False)
 
+    @cached_property
+    def _towers_seen(self) -> list[TowerReading]:
+        """The towers with a disc, left to right (as the reading lists its stacks)."""
+        return sorted((t for t in self.towers if t.discs), key=lambda t: t.discs[0].centre[0])
+
     def stacks(self) -> list[list[str]]:
-        ordered = sorted((t for t in self.towers if t.discs), key=lambda t: t.discs[0].centre[0])
-        return [[f"{d.size}{d.colour}" for d in t.discs] for t in ordered]
+        return [[f"{d.size}{d.colour}" for d in t.discs] for t in self._towers_seen]
 
     def tower_confidence(self, tower: TowerReading) -> float:
         confidence = 1.0
@@ -118,7 +122,6 @@ class VaranasiObservation:
         return float(self.scene_confidence * (min(towers) if towers else 1.0))
 
     def to_json(self) -> dict:
-        ordered = sorted((t for t in self.towers if t.discs), key=lambda t: t.discs[0].centre[0])
         evidence = {
             "towers": [
                 {
@@ -137,7 +140,7 @@ class VaranasiObservation:
                         for d in t.discs
                     ],
                 }
-                for t in ordered
+                for t in self._towers_seen
             ],
             "scene_confidence": round(self.scene_confidence, 4),
         }
@@ -175,11 +178,10 @@ class VaranasiObservation:
         the likeliest first, at most `limit`: a tower with one disc more or fewer, a size slot
         read the other way. From above, a disc resting on one of its own colour shows only as a
         thin edge, so whether it is there is what one picture is least sure of."""
-        ordered = sorted((t for t in self.towers if t.discs), key=lambda t: t.discs[0].centre[0])
         stacks = self.stacks()
         read = self.log_likelihood({"game": "varanasi", "stacks": stacks})
         found = []
-        for index, tower in enumerate(ordered):
+        for index, tower in enumerate(self._towers_seen):
             for flipped in tower.slots:
                 kept = [slot for slot in tower.slots if (slot.presence >= 0.5) != (slot is flipped)]
                 codes = [f"{slot.size}{slot.colour}" for slot in kept]
