@@ -145,7 +145,7 @@ class ColourModel:
         Rows, not columns: a crop's labels are chosen colour by colour, and numpy works on whole
         rows several times faster than on strided columns (the product gives the same bits either
         way round)."""
-        whitening, centres = self._float32_terms
+        whitening, centres = self.float32_terms
         whitened = whitening.T @ np.atleast_2d(np.asarray(lab, dtype=np.float32)).T
         whitened -= centres[:, None]
         squares = whitened * whitened
@@ -157,10 +157,15 @@ class ColourModel:
         return distance2
 
     @cached_property
-    def _float32_terms(self) -> tuple[np.ndarray, np.ndarray]:
-        """Whitening and whitened means in float32, once per model."""
+    def float32_terms(self) -> tuple[np.ndarray, np.ndarray]:
+        """Whitening (3, 3k) and whitened means (3k), float32 and C-ordered, once per model."""
         centres = np.einsum("ki,ikj->kj", self.means, self.whitening.reshape(3, -1, 3)).reshape(-1)
-        return self.whitening.astype(np.float32), centres.astype(np.float32)
+        return np.ascontiguousarray(self.whitening, dtype=np.float32), np.ascontiguousarray(centres, dtype=np.float32)
+
+    @cached_property
+    def float64_log_norms(self) -> np.ndarray:
+        """`log_norms` as a C-ordered float64 array, as compiled passes take them."""
+        return np.ascontiguousarray(self.log_norms, dtype=np.float64)
 
     def log_likelihoods(self, lab: np.ndarray) -> np.ndarray:
         """(n, 3) Lab -> (n, k) Gaussian log-likelihoods (up to a shared constant); with a glare

@@ -1,6 +1,7 @@
 """Fast forms in Varanasi recognition keep every value: votes, labels, footprints, colour
 distances and board checks each against the plain form it replaces, and work done once that would
-otherwise be repeated. (The rim tests: test_fast_rim_tests.py.)"""
+otherwise be repeated. (The rim tests: test_fast_rim_tests.py; pixel labels:
+test_pixel_labels.py.)"""
 from __future__ import annotations
 
 from types import SimpleNamespace
@@ -16,7 +17,7 @@ from vision.varanasi_geometry import ScaleField, edge_field, median_of_many, to_
 from vision.varanasi_observation import DiscReading, TowerReading
 from vision.varanasi_params import BOARD_SIGMA, CELL_SIDE, FACE_NOISE_SAMPLING, VOTE_WEIGHT
 from vision.varanasi_pieces import PieceSet
-from vision.varanasi_pixels import chromaticity_noise, component_near, fill_holes, most_likely_labels
+from vision.varanasi_pixels import chromaticity_noise, component_near, fill_holes
 from vision.varanasi_profile import chromaticity
 from vision.varanasi_scene import board_distance2, board_like_grid, whitening_of
 from vision.varanasi_votes import (
@@ -129,17 +130,6 @@ def test_median_of_many_is_numpys_median(shape):
             sampled = np.sqrt(plane.astype(np.float32))[::2, ::2]
             median = median_of_many(sampled)
             assert median == np.median(sampled) and median.dtype == np.float32
-
-
-def test_most_likely_label_is_numpys_first_argmax():
-    # Labels are chosen label by label (see `most_likely_labels`); ties must keep the earlier label.
-    rng = np.random.default_rng(5)
-    distances = [rng.integers(0, 6, 2000).astype(np.float32) for _ in range(6)]  # many exact ties
-    log_norms = [np.float64(v) for v in (-3.0, -3.0, -2.5, -3.0, -2.0, -2.5)]
-    scores = np.array(log_norms)[None, :] - 0.5 * np.stack(distances, axis=1)
-    labels = most_likely_labels(log_norms, distances)
-    assert labels.dtype == np.uint8
-    assert np.array_equal(labels, np.argmax(scores, axis=1))
 
 
 def test_settling_without_a_colour_claimed_twice_needs_no_assignment(monkeypatch):
