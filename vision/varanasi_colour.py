@@ -200,8 +200,11 @@ class GlareModel:
 
     def log_likelihoods(self, lab: np.ndarray) -> np.ndarray:
         """(n, 3) Lab -> (n, k): for each colour, the log-likelihood at the best glare strength
-        (−inf for a colour without a path)."""
-        whitened = (np.atleast_2d(np.asarray(lab, dtype=float)) @ self.whitening).reshape(-1, len(self.log_norms), 1, 3)
+        (−inf for a colour without a path). Each pixel is whitened on its own: BLAS's product of one
+        row takes its sums in another order than a product of several rows, and a ring's colour
+        must not depend on the rings weighed with it."""
+        rows = np.atleast_2d(np.asarray(lab, dtype=float))
+        whitened = np.concatenate([row[None] @ self.whitening for row in rows]).reshape(-1, len(self.log_norms), 1, 3)
         offsets = whitened - self.whitened_paths  # (n, k, m, 3)
         return self.log_norms - 0.5 * np.einsum("nkmc,nkmc->nkm", offsets, offsets).min(axis=2)
 

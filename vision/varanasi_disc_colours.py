@@ -26,12 +26,13 @@ def colour_slots(lab_bytes, labels, origin, frame: ParsedProfile, circles) -> li
     """
     other = len(frame.colours.names) + 1
     lab_bytes, labels = np.ascontiguousarray(lab_bytes), np.ascontiguousarray(labels)
-    slots = []
-    for index, (size, (cx, cy), radius, presence) in enumerate(circles):
+    typicals = []
+    for index, (_, (cx, cy), radius, _) in enumerate(circles):
         above = next((k for k in range(index + 1, len(circles)) if circles[k][3] >= 0.5), None)
         hidden_by = None if above is None else (circles[above][1], circles[above][2] + EDGE_MARGIN_PX)
-        typical = ring_medians(lab_bytes, labels, other, (cx, cy), radius - EDGE_MARGIN_PX, hidden_by)
-        probabilities = _colour_probabilities(typical, frame.ring_colours)
+        typicals.append(ring_medians(lab_bytes, labels, other, (cx, cy), radius - EDGE_MARGIN_PX, hidden_by))
+    slots = []
+    for (size, (cx, cy), radius, presence), probabilities in zip(circles, _colour_probabilities(typicals, frame.ring_colours)):
         ranked = tuple(sorted(zip(frame.colours.names, probabilities), key=lambda p: -p[1]))
         slots.append(DiscReading(
             size=size,
@@ -64,14 +65,18 @@ def ring_medians(lab_bytes: np.ndarray, labels: np.ndarray, other: int, centre, 
     return None if medians is None else np.array(medians, dtype=np.float32)
 
 
-def _colour_probabilities(typical: np.ndarray | None, colours: ColourModel) -> np.ndarray:
-    """Posterior over colour names of a ring of median Lab `typical`; flat when the ring is hidden
-    (None)."""
-    if typical is None:
-        return np.full(len(colours.names), 1.0 / len(colours.names))
-    log_likelihood = colours.log_likelihoods(typical)[0]
-    weights = np.exp(log_likelihood - log_likelihood.max())
-    return weights / weights.sum()
+def _colour_probabilities(typicals: list, colours: ColourModel) -> list[np.ndarray]:
+    """Posterior over colour names of each ring of median Lab in `typicals`; flat for a hidden
+    ring (None). The rings of a tower are weighed in one call: each row's arithmetic is the
+    same as alone (tests/vision/varanasi/test_fast_paths.py), at a fraction of the calls."""
+    flat = np.full(len(colours.names), 1.0 / len(colours.names))
+    shown = [typical for typical in typicals if typical is not None]
+    if not shown:
+        return [flat] * len(typicals)
+    log_likelihood = colours.log_likelihoods(np.stack(shown))
+    weights = np.exp(log_likelihood - log_likelihood.max(axis=1, keepdims=True))
+    rows = iter(weights / weights.sum(axis=1, keepdims=True))
+    return [flat if typical is None else next(rows) for typical in typicals]
 
 
 def settle_colours(towers, pieces: PieceSet):

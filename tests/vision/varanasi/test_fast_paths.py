@@ -13,6 +13,7 @@ import pytest
 from device.synthetic_varanasi import render_table
 from tests.vision.varanasi.frames import STANDARD
 from vision.varanasi_colour import ColourModel
+from vision.varanasi_disc_colours import _colour_probabilities
 from vision.varanasi_geometry import ScaleField, edge_field, median_of_many, to_full, to_work
 from vision.varanasi_observation import DiscReading, TowerReading
 from vision.varanasi_params import BOARD_SIGMA, CELL_SIDE, FACE_NOISE_SAMPLING, VOTE_WEIGHT
@@ -196,6 +197,32 @@ def test_filled_holes_are_the_mask_and_what_it_encloses():
     expected = mask.copy()
     expected[4:7, 4:7] = 1
     assert filled.dtype == np.uint8 and np.array_equal(filled, expected)
+
+
+def test_rings_weighed_together_are_weighed_as_alone():
+    # A tower's rings are weighed in one call (`_colour_probabilities`), with glare allowed for:
+    # each ring's probabilities are those it gets alone, to the last bit, hidden rings flat.
+    colours = {
+        "red": {"lab_mean": [120.0, 170.0, 150.0], "lab_covariance": [[30, 2, 1], [2, 20, 3], [1, 3, 25]],
+                "hint_srgb": [200, 35, 40]},
+        "blue": {"lab_mean": [90.0, 140.0, 90.0], "lab_covariance": [[25, 1, 2], [1, 15, 2], [2, 2, 20]],
+                 "hint_srgb": [40, 60, 190]},
+        "white": {"lab_mean": [230.0, 128.0, 131.0], "lab_covariance": [[40, 1, 0], [1, 9, 1], [0, 1, 9]],
+                  "hint_srgb": [235, 235, 228]},
+    }
+    model = ColourModel.from_profile(colours, tinted_greys=True, glare=True)
+    rng = np.random.default_rng(6)
+    for _ in range(300):
+        rings = [None if rng.random() < 0.15 else (rng.integers(0, 511, 3) / 2).astype(np.float32)
+                 for _ in range(int(rng.integers(1, 6)))]
+        together = _colour_probabilities(rings, model)
+        for ring, weighed in zip(rings, together):
+            if ring is None:
+                assert np.array_equal(weighed, np.full(3, 1 / 3))
+                continue
+            alone = model.log_likelihoods(ring)[0]
+            weights = np.exp(alone - alone.max())
+            assert weighed.tobytes() == (weights / weights.sum()).tobytes()
 
 
 def test_colour_distances_come_a_row_per_colour():
