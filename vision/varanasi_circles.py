@@ -18,6 +18,7 @@ from vision.varanasi_params import (
     VALLEY_LEAST_DEPTH,
     VALLEY_SIDE_PX,
 )
+from vision.varanasi_rims import best_circles as compiled_best_circles
 from vision.varanasi_rims import score_rims
 
 _ANGLES = np.linspace(0.0, 2.0 * np.pi, RIM_ANGLES, endpoint=False)
@@ -72,6 +73,18 @@ def rim_scores_of_groups(
     scores one after the other. The rims to exclude come as `rims_to_exclude` made them. With
     `scattered`, a third array: the share of directions that pass before the run rule. With
     `hits_only`, instead the directions that count (n, RIM_ANGLES booleans)."""
+    (*arguments, is_valley, run_reach) = _rim_test_arguments(edges, circles, known, strictness, valley)
+    counted, coverage, sharpness, spread = score_rims(*arguments, is_valley, whole_circle, run_reach, hits_only)
+    if hits_only:
+        return counted
+    return (coverage, sharpness, spread) if scattered else (coverage, sharpness)
+
+
+def _rim_test_arguments(edges: EdgeField, circles, known: "RimsToExclude", strictness: float,
+                        valley: "DarkLine | None") -> tuple:
+    """The arguments of the compiled rim tests (`score_rims`, `best_circles` in
+    vision/varanasi_rims.py) for groups of (centres, radius), up to and with whether they test for
+    a dark line, and the reach of the runs counted."""
     groups = [_as_centres(points) for points, _ in circles]
     centres = groups[0] if len(groups) == 1 else np.concatenate(groups)
     counts = np.array([len(points) for points in groups], dtype=np.int64)
@@ -84,13 +97,9 @@ def rim_scores_of_groups(
         bar = np.float32(max(valley.depth / VALLEY_ARC_EASING, VALLEY_LEAST_DEPTH))
     # Hits count in runs of five directions for a dark line (see VALLEY_ARC_EASING), of three for
     # a rim; the floor's radial alignment keeps a rim crossed at a slant (another disc's) out.
-    counted, coverage, sharpness, spread = score_rims(
-        edges.gx.reshape(-1), edges.gy.reshape(-1), width, height, centres, counts, radii, _ACROSS_RIM, _COS, _SIN,
-        _COS32, _SIN32, floor, lightness, labels, allowed, bar, known.centres, known.bounds2, valley is not None, whole_circle,
-        2 if valley is not None else 1, hits_only)
-    if hits_only:
-        return counted
-    return (coverage, sharpness, spread) if scattered else (coverage, sharpness)
+    return (edges.gx.reshape(-1), edges.gy.reshape(-1), width, height, centres, counts, radii, _ACROSS_RIM, _COS, _SIN,
+            _COS32, _SIN32, floor, lightness, labels, allowed, bar, known.centres, known.bounds2, valley is not None,
+            2 if valley is not None else 1)
 
 
 # What a rim test passes for the inputs of the other kind of test (see `score_rims`).
@@ -161,6 +170,11 @@ def best_circles_and_grid_points(
         return [], []
     known = rims_to_exclude(exclude, gap)  # once for the two or three passes below
     grids = [(disc_of_points(centre, reach, GRID_PX), radius) for centre, radius, reach in searches]
+    if pixels is None:
+        # No search of every pixel: the grids, their best points and their neighbours in one
+        # compiled call (the same choices as below).
+        found, coverage, grid_bests = compiled_best_circles(*_rim_test_arguments(edges, grids, known, strictness, valley))
+        return list(zip(found, coverage.tolist())), list(grid_bests)
     grid_scores = _split(rim_scores_of_groups(edges, grids, known, strictness, valley, scattered=pixels is not None), grids)
     bests = []
     for (candidates, _), scores in zip(grids, grid_scores):

@@ -10,6 +10,7 @@
 #include <Python.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define SAMPLES 5
@@ -289,11 +290,135 @@ done:
     return result;
 }
 
+/* The index of the best of `count` circles: the highest coverage, the sharpest among equals, the
+ * last among equals in both (the last of numpy's stable `lexsort` by sharpness, then coverage). */
+static int64_t best_index(const double *coverage, const double *sharpness, int64_t count)
+{
+    int64_t best = 0;
+    for (int64_t i = 1; i < count; i++)
+        if (coverage[i] > coverage[best] || (coverage[i] == coverage[best] && sharpness[i] >= sharpness[best]))
+            best = i;
+    return best;
+}
+
+/* The best circle of each group of grid points, then of its best point's 8 neighbours where any
+ * grid point showed a rim (`best_circles_and_grid_points` in vision/varanasi_circles.py, without
+ * a search of every pixel): one call where the grids, the choices and the neighbours' tests took
+ * some fifteen numpy calls a search. The same buffers as `score_rims` (no `whole_circle`, no
+ * `counted`), then per group: the circle found (x, y), its coverage, the grid's best point. */
+static PyObject *py_best_circles(PyObject *self, PyObject *args)
+{
+    Py_buffer b[19];
+    Py_ssize_t width, height, run_reach;
+    float valley_bar;
+    int valley;
+    memset(b, 0, sizeof b);
+    if (!PyArg_ParseTuple(args, "y*y*nny*y*y*y*y*y*y*y*y*y*y*y*fy*y*pnw*w*w*", &b[0], &b[1], &width, &height,
+                          &b[2], &b[3], &b[4], &b[5], &b[6], &b[7], &b[8], &b[9], &b[10], &b[11], &b[12], &b[13],
+                          &valley_bar, &b[14], &b[15], &valley, &run_reach, &b[16], &b[17], &b[18]))
+        return NULL;
+    PyObject *result = NULL;
+    double *scores = NULL;
+    Py_ssize_t pixels = width * height, groups = b[3].len / 8, directions = b[6].len / 8;
+    Py_ssize_t count = b[2].len / 16, known = b[14].len / 8, label_size = b[12].itemsize;
+    if (width < 1 || height < 1 || directions < 8 || directions > MAX_DIRECTIONS || run_reach < 0
+        || 2 * run_reach >= directions) {
+        PyErr_SetString(PyExc_ValueError, "rim tests: a frame, 8 to 64 directions, runs shorter than the circle");
+        goto done;
+    }
+    if (!(sized(&b[0], 4, pixels, "gx") && sized(&b[1], 4, pixels, "gy") && sized(&b[2], 8, 2 * count, "centres")
+          && sized(&b[3], 8, groups, "counts") && sized(&b[4], 8, groups, "radii")
+          && sized(&b[5], 8, SAMPLES, "across") && sized(&b[6], 8, directions, "cos64")
+          && sized(&b[7], 8, directions, "sin64") && sized(&b[8], 4, directions, "cos32")
+          && sized(&b[9], 4, directions, "sin32") && sized(&b[14], 4, 2 * known, "known centres")
+          && sized(&b[15], 8, 2 * known, "known bounds") && sized(&b[16], 8, 2 * groups, "found")
+          && sized(&b[17], 8, groups, "found coverage") && sized(&b[18], 8, 2 * groups, "grid bests")))
+        goto done;
+    if (valley && label_size != 1 && label_size != 4 && label_size != 8) {
+        PyErr_SetString(PyExc_ValueError, "rim tests: labels of 1, 4 or 8 bytes");
+        goto done;
+    }
+    if (valley ? !(sized(&b[11], 2, pixels, "lightness") && sized(&b[12], label_size, pixels, "labels")
+                   && sized(&b[13], 1, 0, "allowed"))
+               : !sized(&b[10], 4, pixels, "floor"))
+        goto done;
+    const int64_t *counts = b[3].buf;
+    int64_t total = 0;
+    int negative = 0;
+    for (Py_ssize_t g = 0; g < groups; g++) {
+        negative |= counts[g] < 1;
+        total += counts[g];
+    }
+    if (negative || total != count) {
+        PyErr_SetString(PyExc_ValueError, "rim tests: groups of at least one centre, adding up to the centres given");
+        goto done;
+    }
+    /* Scores of the grids (three per centre), then the neighbours' centres, radii, counts and
+     * the group each set of neighbours refines. */
+    Py_ssize_t tried = count > 9 * groups ? count : 9 * groups;
+    scores = malloc(sizeof(double) * (3 * tried + 2 * 9 * groups + groups) + sizeof(int64_t) * 2 * groups);
+    if (!scores) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    double *coverage = scores, *sharpness = scores + tried, *scattered = scores + 2 * tried;
+    double *around = scores + 3 * tried, *around_radii = around + 2 * 9 * groups;
+    int64_t *around_counts = (int64_t *)(around_radii + groups), *refines = around_counts + groups;
+    const double *centres = b[2].buf, *radii = b[4].buf;
+    double *found = b[16].buf, *found_coverage = b[17].buf, *grid_bests = b[18].buf;
+    Py_BEGIN_ALLOW_THREADS
+    score_rims(b[0].buf, b[1].buf, width, height, centres, counts, groups, radii, b[5].buf, b[6].buf, b[7].buf,
+               b[8].buf, b[9].buf, directions, b[10].buf, b[11].buf, b[12].buf, label_size, b[13].buf, b[13].len,
+               valley_bar, b[14].buf, b[15].buf, known, valley, 0, run_reach, 0, NULL, coverage, sharpness,
+               scattered);
+    int64_t shown = 0, start = 0;
+    for (Py_ssize_t g = 0; g < groups; g++) {
+        int64_t best = start + best_index(coverage + start, sharpness + start, counts[g]);
+        grid_bests[2 * g] = found[2 * g] = centres[2 * best];
+        grid_bests[2 * g + 1] = found[2 * g + 1] = centres[2 * best + 1];
+        found_coverage[g] = 0.0;
+        if (coverage[best] > 0.0) {
+            /* The best point and its 8 neighbours, x major, as `_NEIGHBOURS` lists them. */
+            for (int k = 0; k < 9; k++) {
+                around[2 * (9 * shown + k)] = (double)(k / 3 - 1) + centres[2 * best];
+                around[2 * (9 * shown + k) + 1] = (double)(k % 3 - 1) + centres[2 * best + 1];
+            }
+            around_radii[shown] = radii[g];
+            around_counts[shown] = 9;
+            refines[shown++] = g;
+        }
+        start += counts[g];
+    }
+    if (shown)
+        score_rims(b[0].buf, b[1].buf, width, height, around, around_counts, shown, around_radii, b[5].buf, b[6].buf,
+                   b[7].buf, b[8].buf, b[9].buf, directions, b[10].buf, b[11].buf, b[12].buf, label_size, b[13].buf,
+                   b[13].len, valley_bar, b[14].buf, b[15].buf, known, valley, 0, run_reach, 0, NULL, coverage,
+                   sharpness, scattered);
+    for (int64_t r = 0; r < shown; r++) {
+        int64_t best = 9 * r + best_index(coverage + 9 * r, sharpness + 9 * r, 9), g = refines[r];
+        found[2 * g] = around[2 * best];
+        found[2 * g + 1] = around[2 * best + 1];
+        found_coverage[g] = coverage[best];
+    }
+    Py_END_ALLOW_THREADS
+    result = Py_NewRef(Py_None);
+done:
+    free(scores);
+    for (int i = 0; i < 19; i++)
+        if (b[i].obj)
+            PyBuffer_Release(&b[i]);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"score_rims", py_score_rims, METH_VARARGS,
      "score_rims(gx, gy, width, height, centres, counts, radii, across, cos64, sin64, cos32, sin32, floor, lightness, "
      "labels, allowed, valley_bar, known_centres, known_bounds2, valley, whole_circle, run_reach, keep_counted, "
      "counted, coverage, sharpness, scattered): fills the last four (see vision/varanasi_rims.py)."},
+    {"best_circles", py_best_circles, METH_VARARGS,
+     "best_circles(gx, gy, width, height, centres, counts, radii, across, cos64, sin64, cos32, sin32, floor, "
+     "lightness, labels, allowed, valley_bar, known_centres, known_bounds2, valley, run_reach, found, "
+     "found_coverage, grid_bests): fills the last three (see vision/varanasi_rims.py)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -58,3 +58,23 @@ def score_rims(
         allowed, valley_bar, known_centres, known_bounds2, valley, whole_circle, run_reach, keep_counted,
         counted, coverage, sharpness, scattered)
     return counted, coverage, sharpness, scattered
+
+
+def best_circles(
+    gx, gy, width, height, centres, counts, radii, across, cos64, sin64, cos32, sin32,
+    floor, lightness, labels, allowed, valley_bar, known_centres, known_bounds2, valley, run_reach,
+):
+    """The best circle of each group of `centres` (grid points, `counts` of them a group, each
+    group at least one) and `radii`, scored as `score_rims` scores them: the grid point with the
+    highest coverage (the sharpest among equals, the last among equals in both), then, where its
+    coverage is above 0, the best of it and its 8 neighbours (x major) the same way.
+
+    Returns (found (groups, 2), their coverage (0 where no grid point showed a rim), the grid's
+    best points (groups, 2)), float64.
+    """
+    groups = counts.shape[0]
+    found, coverage, grid_bests = np.empty((groups, 2)), np.empty(groups), np.empty((groups, 2))
+    _varanasi_rims.best_circles(
+        gx, gy, width, height, centres, counts, radii, across, cos64, sin64, cos32, sin32, floor, lightness, labels,
+        allowed, valley_bar, known_centres, known_bounds2, valley, run_reach, found, coverage, grid_bests)
+    return found, coverage, grid_bests

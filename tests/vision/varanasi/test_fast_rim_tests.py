@@ -215,6 +215,35 @@ def test_a_wider_search_scores_only_its_grid_beyond_the_nearer_one_and_finds_wha
     assert beyond and nothing_beyond
 
 
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("dark_line", [False, True])
+def test_compiled_best_circles_are_the_searches_step_by_step(seed, dark_line):
+    # Without a search of every pixel, the grids, their best points and their neighbours are one
+    # compiled call: the circles found, their coverage and the grids' best points are those of the
+    # searches scored step by step (a pixel search that never starts: no grid point sees any
+    # direction, `least` being beyond every share).
+    from vision.varanasi_geometry import PixelSearch
+
+    edges, labels = _tower_edges(seed)
+    valley = DarkLine(3.0, labels, np.array([True, False, True, True])) if dark_line else None
+    rng = np.random.default_rng(seed + 20)
+    never = PixelSearch(reach=2.0, least=np.inf)
+    coverages = []
+    for _ in range(25):
+        searches = [(np.array([80.0, 75.0]) + rng.uniform(-40, 100, 2), float(rng.choice([22.0, 36.0, 50.0]) + rng.uniform(-3, 3)),
+                     float(rng.uniform(0.0, 12.0))) for _ in range(int(rng.integers(1, 5)))]
+        exclude = [] if rng.random() < 0.3 else [(86.0, 70.0, 36.0)]
+        strictness = float(rng.choice([1.0, 1.5]))
+        compiled = best_circles_and_grid_points(edges, searches, exclude, 4.0, strictness, valley)
+        stepwise = best_circles_and_grid_points(edges, searches, exclude, 4.0, strictness, valley, never)
+        for (found, coverage), (plain_found, plain_coverage) in zip(*(result[0] for result in (compiled, stepwise))):
+            assert _same(found, plain_found) and type(coverage) is float and coverage == plain_coverage
+            coverages.append(coverage)
+        assert all(_same(a, b) for a, b in zip(compiled[1], stepwise[1]))
+        assert len(compiled[0]) == len(compiled[1]) == len(searches)
+    assert min(coverages) == 0.0 and max(coverages) > 0.0  # rims found and searches finding none
+
+
 def test_the_kernel_refuses_arrays_it_would_read_or_write_beyond():
     # The compiled kernel checks every array's item size and length against what it reads, and the
     # groups' counts against the centres, before it runs: a slip in a caller is an error, not a
