@@ -5,6 +5,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
+from vision import _varanasi_rings
 from vision.varanasi_circles import best_circle, best_circles, rim_scores
 from vision.varanasi_edge_tests import edge_presence
 from vision.varanasi_geometry import EdgeField
@@ -25,7 +26,6 @@ from vision.varanasi_pixels import (
     fill_holes,
     level_growth,
     median_of,
-    rays_inside,
     ring_colour,
     size_spacing,
     to_full_pixel,
@@ -34,7 +34,9 @@ from vision.varanasi_pixels import (
 from vision.varanasi_profile import ParsedProfile
 
 # Directions (cos, sin; column vectors) of the rays `_face_edge_fit` casts from a centre.
-_RAY_COS, _RAY_SIN = (f(np.linspace(0.0, 2.0 * np.pi, RIM_ANGLES, endpoint=False))[:, None] for f in (np.cos, np.sin))
+_RAY_COS, _RAY_SIN = (f(np.linspace(0.0, 2.0 * np.pi, RIM_ANGLES, endpoint=False)) for f in (np.cos, np.sin))
+# Where `_face_edge_fit`'s pass leaves the points it finds, a ray's at most.
+_FACE_POINTS = np.empty((RIM_ANGLES, 2))
 
 
 def colour_chain(work_labels, labels, edges, frame: ParsedProfile, seed, radii: dict, reach: float,
@@ -354,35 +356,18 @@ def _face_edge_fit(edges: EdgeField, labels, colour: int, no_colour: int, centre
     face lit off its colour, e.g. a black with a sheen), on no colour either; one starting on the
     disc above or on the board does not.
     """
-    cos, sin = _RAY_COS, _RAY_SIN
     steps = np.arange(radius - reach - 2.0, radius + reach + 2.5, 0.5)
     height, width = labels.shape
-    xs, ys = np.rint(centre[0] + cos * steps), np.rint(centre[1] + sin * steps)
-    inside = rays_inside(xs, ys, labels.shape)
-    flat = (np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1)).astype(np.intp)
-    start = labels.reshape(-1).take(flat[:, 0])
-    on_face = start == colour
-    if np.count_nonzero(on_face) < COLOURED_SHARE * np.count_nonzero(on_face | (start == no_colour)):
-        on_face |= start == no_colour
-    # Gradients are read on the rays that start on the face and lie in the crop only (about three
-    # in four): no other is used.
+    # The rays, their starts and edges in one compiled pass (vision/varanasi_rings.c), where numpy
+    # took some twenty calls on a few dozen rays.
     least = RIM_ANGLES // 2
-    rays = np.flatnonzero(on_face & inside)
-    if len(rays) < least:
+    found = _varanasi_rings.face_edge_points(
+        np.ascontiguousarray(labels), edges.gx, edges.gy, edges.rim_floor(EDGE_STRICTNESS), width, height,
+        float(centre[0]), float(centre[1]), _RAY_COS, _RAY_SIN, steps, int(colour), int(no_colour), COLOURED_SHARE,
+        least, _FACE_POINTS)
+    if found < least:
         return None
-    flat, cos, sin = flat[rays], cos[rays], sin[rays]
-    radial = np.abs(edges.gx.reshape(-1).take(flat) * cos + edges.gy.reshape(-1).take(flat) * sin)
-    edge = radial >= edges.rim_floor(EDGE_STRICTNESS).take(flat)
-    # Each ray's edge is placed at its strongest sample: from its first sample over the bar on,
-    # the last before the gradient falls.
-    first = np.argmax(edge, axis=1)
-    falls = np.ones(radial.shape, dtype=bool)
-    np.less(radial[:, 1:], radial[:, :-1], out=falls[:, :-1])
-    peak = np.argmax(falls & (np.arange(len(steps))[None, :] >= first[:, None]), axis=1)
-    distance = steps[peak]
-    points = np.stack([centre[0] + cos[:, 0] * distance, centre[1] + sin[:, 0] * distance], axis=1)[edge.any(axis=1)]
-    if len(points) < least:
-        return None
+    points = _FACE_POINTS[:found].copy()
     kept = np.ones(len(points), dtype=bool)
     for _ in range(3):
         fit = circle_through(points[kept])

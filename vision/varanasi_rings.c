@@ -1,5 +1,7 @@
 /* Rings of discs in one pass each: the ring a disc shows below the next one up with the median
- * colour of its pixels, and the labels counted in a ring inside a circle.
+ * colour of its pixels, the labels counted in a ring inside a circle, and the edge of a disc's
+ * top face on rays across its rim (`face_edge_points`, called by `_face_edge_fit` in
+ * vision/varanasi_colour_chain.py, checked by tests/vision/varanasi/test_fast_paths.py).
  *
  * `ring_medians` in vision/varanasi_disc_colours.py states what it gives and calls it, as
  * `_varanasi_rings.ring_medians`, and `ring_counts` in vision/varanasi_pixels.py calls
@@ -13,6 +15,7 @@
 #include <Python.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define CHANNELS 3
@@ -153,6 +156,113 @@ done:
     return result;
 }
 
+/* The points of a disc's top face edge, on rays from (cx, cy) (`_face_edge_fit` in
+ * vision/varanasi_colour_chain.py states the rules): per ray k of directions (cos, sin), the
+ * samples at `steps` along it to whole pixels (half to even); a ray counts when both its ends lie
+ * in the image and its first sample is on the face (label `colour`, or `no_colour` too when fewer
+ * than `share` of the starts of either are of `colour`). On a counted ray the edge is at the
+ * first sample whose radial gradient (|gx cos + gy sin|, float64) reaches `floor` there, moved
+ * on while the gradient still grows; rays without one give no point. Fills `points` (x, y) and
+ * gives their number, or -1 when fewer than `least` rays count. float64 throughout, in numpy's
+ * order. */
+static Py_ssize_t face_edge_points(const uint8_t *labels, const float *gx, const float *gy, const float *floor_,
+                                   int64_t width, int64_t height, double cx, double cy, const double *cos_,
+                                   const double *sin_, Py_ssize_t rays, const double *steps, Py_ssize_t count,
+                                   int colour, int no_colour, double share, Py_ssize_t least, int64_t *flat,
+                                   double *radial, double *points)
+{
+    int64_t on_colour = 0, on_either = 0;
+    /* Per ray: 0 not counted, 1 starts on the face's colour, 2 starts on no colour; inside. */
+    uint8_t *start = (uint8_t *)(radial + count), *inside = start + rays;
+    for (Py_ssize_t k = 0; k < rays; k++) {
+        double first_x = rint(cx + cos_[k] * steps[0]), first_y = rint(cy + sin_[k] * steps[0]);
+        double last_x = rint(cx + cos_[k] * steps[count - 1]), last_y = rint(cy + sin_[k] * steps[count - 1]);
+        inside[k] = first_x >= 0 && first_y >= 0 && first_x < (double)width && first_y < (double)height
+                    && last_x >= 0 && last_y >= 0 && last_x < (double)width && last_y < (double)height;
+        int64_t x = first_x < 0 ? 0 : (first_x > (double)(width - 1) ? width - 1 : (int64_t)first_x);
+        int64_t y = first_y < 0 ? 0 : (first_y > (double)(height - 1) ? height - 1 : (int64_t)first_y);
+        int label = labels[y * width + x];
+        start[k] = label == colour ? 1 : (label == no_colour ? 2 : 0);
+        on_colour += start[k] == 1;
+        on_either += start[k] != 0;
+    }
+    int take_no_colour = (double)on_colour < share * (double)on_either;
+    Py_ssize_t counted = 0;
+    for (Py_ssize_t k = 0; k < rays; k++) {
+        int on_face = start[k] == 1 || (take_no_colour && start[k] == 2);
+        inside[k] = on_face && inside[k];
+        counted += inside[k];
+    }
+    if (counted < least)
+        return -1;
+    Py_ssize_t found = 0;
+    for (Py_ssize_t k = 0; k < rays; k++) {
+        if (!inside[k])
+            continue;
+        Py_ssize_t first = -1;
+        for (Py_ssize_t j = 0; j < count; j++) {
+            double x = rint(cx + cos_[k] * steps[j]), y = rint(cy + sin_[k] * steps[j]);
+            int64_t xi = x < 0 ? 0 : (x > (double)(width - 1) ? width - 1 : (int64_t)x);
+            int64_t yi = y < 0 ? 0 : (y > (double)(height - 1) ? height - 1 : (int64_t)y);
+            flat[j] = yi * width + xi;
+            radial[j] = fabs((double)gx[flat[j]] * cos_[k] + (double)gy[flat[j]] * sin_[k]);
+            if (first < 0 && radial[j] >= (double)floor_[flat[j]])
+                first = j;
+        }
+        if (first < 0)
+            continue;
+        Py_ssize_t peak = first;
+        while (peak < count - 1 && !(radial[peak + 1] < radial[peak]))
+            peak++;
+        points[2 * found] = cx + cos_[k] * steps[peak];
+        points[2 * found + 1] = cy + sin_[k] * steps[peak];
+        found++;
+    }
+    return found;
+}
+
+static PyObject *py_face_edge_points(PyObject *self, PyObject *args)
+{
+    Py_buffer labels = {0}, gx = {0}, gy = {0}, floor_ = {0}, cos_ = {0}, sin_ = {0}, steps = {0}, points = {0};
+    Py_ssize_t width, height, least;
+    double cx, cy, share;
+    int colour, no_colour;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*nnddy*y*y*iidnw*", &labels, &gx, &gy, &floor_, &width, &height, &cx, &cy,
+                          &cos_, &sin_, &steps, &colour, &no_colour, &share, &least, &points))
+        return NULL;
+    PyObject *result = NULL;
+    void *work = NULL;
+    Py_ssize_t pixels = width * height, rays = cos_.len / 8, count = steps.len / 8;
+    if (width < 1 || height < 1 || rays < 1 || count < 1 || labels.len < pixels
+        || gx.len < 4 * pixels || gy.len < 4 * pixels || floor_.len < 4 * pixels || sin_.len != cos_.len
+        || points.len < 16 * rays || !PyBuffer_IsContiguous(&labels, 'C') || !PyBuffer_IsContiguous(&gx, 'C')
+        || !PyBuffer_IsContiguous(&gy, 'C') || !PyBuffer_IsContiguous(&floor_, 'C')
+        || !PyBuffer_IsContiguous(&points, 'C')) {
+        PyErr_SetString(PyExc_ValueError, "face edge: labels, gradients and floor of the image's size, a point per ray");
+        goto done;
+    }
+    work = malloc(count * (sizeof(int64_t) + sizeof(double)) + 2 * rays);
+    if (!work) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    Py_ssize_t found = face_edge_points(labels.buf, gx.buf, gy.buf, floor_.buf, width, height, cx, cy, cos_.buf,
+                                        sin_.buf, rays, steps.buf, count, colour, no_colour, share, least, work,
+                                        (double *)((int64_t *)work + count), points.buf);
+    result = PyLong_FromSsize_t(found);
+done:
+    free(work);
+    PyBuffer_Release(&labels);
+    PyBuffer_Release(&gx);
+    PyBuffer_Release(&gy);
+    PyBuffer_Release(&floor_);
+    PyBuffer_Release(&cos_);
+    PyBuffer_Release(&sin_);
+    PyBuffer_Release(&steps);
+    PyBuffer_Release(&points);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"ring_counts", py_ring_counts, METH_VARARGS,
      "ring_counts(labels, width, height, cx, cy, limit, inner2, outer2, counts): fills counts (see "
@@ -160,6 +270,9 @@ static PyMethodDef methods[] = {
     {"ring_medians", py_ring_medians, METH_VARARGS,
      "ring_medians(lab, labels, width, height, other, cx, cy, limit, limit2, has_above, ax, ay, away2, share, "
      "least) -> (count, medians or None) (see vision/varanasi_disc_colours.py)."},
+    {"face_edge_points", py_face_edge_points, METH_VARARGS,
+     "face_edge_points(labels, gx, gy, floor, width, height, cx, cy, cos, sin, steps, colour, no_colour, share, "
+     "least, points) -> the number of points found, or -1 (see vision/varanasi_colour_chain.py)."},
     {NULL, NULL, 0, NULL},
 };
 

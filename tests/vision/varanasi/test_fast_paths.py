@@ -225,6 +225,79 @@ def test_rings_weighed_together_are_weighed_as_alone():
             assert weighed.tobytes() == (weights / weights.sum()).tobytes()
 
 
+def _plain_face_edge_fit(edges, labels, colour, no_colour, centre, radius, reach):
+    """`_face_edge_fit` in numpy: every ray's samples as arrays, edges and peaks by argmax."""
+    from vision.varanasi_params import COLOURED_SHARE, EDGE_STRICTNESS, FACE_EDGE_OUTLIER, FACE_EDGE_SPREAD_PX, RIM_ANGLES
+    from vision.varanasi_pixels import circle_through, median_of
+
+    angles = np.linspace(0.0, 2.0 * np.pi, RIM_ANGLES, endpoint=False)
+    cos, sin = np.cos(angles)[:, None], np.sin(angles)[:, None]
+    steps = np.arange(radius - reach - 2.0, radius + reach + 2.5, 0.5)
+    height, width = labels.shape
+    xs, ys = np.rint(centre[0] + cos * steps), np.rint(centre[1] + sin * steps)
+    inside = ((xs[:, [0, -1]] >= 0) & (ys[:, [0, -1]] >= 0) & (xs[:, [0, -1]] < width) & (ys[:, [0, -1]] < height)).all(axis=1)
+    flat = (np.clip(ys, 0, height - 1) * width + np.clip(xs, 0, width - 1)).astype(np.intp)
+    start = labels.reshape(-1).take(flat[:, 0])
+    on_face = start == colour
+    if np.count_nonzero(on_face) < COLOURED_SHARE * np.count_nonzero(on_face | (start == no_colour)):
+        on_face |= start == no_colour
+    least = RIM_ANGLES // 2
+    rays = np.flatnonzero(on_face & inside)
+    if len(rays) < least:
+        return None
+    flat, cos, sin = flat[rays], cos[rays], sin[rays]
+    radial = np.abs(edges.gx.reshape(-1).take(flat) * cos + edges.gy.reshape(-1).take(flat) * sin)
+    edge = radial >= edges.rim_floor(EDGE_STRICTNESS).take(flat)
+    first = np.argmax(edge, axis=1)
+    falls = np.ones(radial.shape, dtype=bool)
+    np.less(radial[:, 1:], radial[:, :-1], out=falls[:, :-1])
+    peak = np.argmax(falls & (np.arange(len(steps))[None, :] >= first[:, None]), axis=1)
+    distance = steps[peak]
+    points = np.stack([centre[0] + cos[:, 0] * distance, centre[1] + sin[:, 0] * distance], axis=1)[edge.any(axis=1)]
+    if len(points) < least:
+        return None
+    kept = np.ones(len(points), dtype=bool)
+    for _ in range(3):
+        fit = circle_through(points[kept])
+        residual = np.abs(np.hypot(*(points - fit[:2]).T) - fit[2])
+        trimmed = residual <= max(FACE_EDGE_SPREAD_PX, FACE_EDGE_OUTLIER * median_of(residual[kept]))
+        if (trimmed == kept).all():
+            break
+        kept = trimmed
+    moved = np.hypot(*(fit[:2] - centre))
+    if (np.count_nonzero(kept) < least or abs(fit[2] - radius) > reach or moved > reach
+            or moved + fit[2] > radius + FACE_EDGE_SPREAD_PX):
+        return None
+    return fit[:2]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_face_edges_are_the_plain_numpy_ones(seed):
+    # The rays of `_face_edge_fit` are one compiled pass (vision/varanasi_rings.c): the face it
+    # fits, or none, is the plain form's to the last bit, faces near the crop's edge included.
+    from vision.varanasi_colour_chain import _face_edge_fit
+
+    rng = np.random.default_rng(seed)
+    image = np.clip(rng.normal(170, 4, (120, 140, 3)), 0, 255).astype(np.uint8)
+    fitted = 0
+    for _ in range(20):
+        centre = rng.uniform(-10, 150, 2) if rng.random() < 0.2 else rng.uniform(35, 105, 2)
+        radius, reach = float(rng.uniform(12, 30)), float(rng.uniform(2, 8))
+        face = image.copy()
+        cv2.circle(face, (int(centre[0] + rng.uniform(-3, 3)), int(centre[1] + rng.uniform(-3, 3))), int(radius),
+                   tuple(int(v) for v in rng.integers(20, 230, 3)), -1)
+        edges = edge_field(np.clip(face + rng.normal(0, 3, face.shape), 0, 255).astype(np.uint8), 8.0)
+        labels = rng.choice(np.array([0, 2, 3], dtype=np.uint8), edges.shape, p=[0.2, 0.5, 0.3])
+        cv2.circle(labels, (int(centre[0]), int(centre[1])), int(radius - reach), int(rng.choice([2, 3])), -1)
+        ours = _face_edge_fit(edges, labels, 2, 3, centre, radius, reach)
+        plain = _plain_face_edge_fit(edges, labels, 2, 3, centre, radius, reach)
+        assert (ours is None) == (plain is None)
+        if ours is not None:
+            fitted += 1
+            assert ours.tobytes() == plain.tobytes()
+    assert fitted
+
+
 def test_colour_distances_come_a_row_per_colour():
     # A crop's labels are chosen colour by colour: rows, not strided columns.
     colours = {
