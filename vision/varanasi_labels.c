@@ -23,10 +23,12 @@
 
 /* Distances of `count` pixels (planes x0, x1, x2) under one whitening: a (3, 3) block whose
  * column j is read at whitening[c * stride + j] (c the channel), centres subtracted after the
- * product (colours) or `mean` before it (the board). */
+ * product (colours) or `mean` before it (the board). The numpy form sums the board's squares by
+ * a product with ones: over several pixels in float32, first to last; for a single pixel
+ * OpenBLAS's dot product, which sums in double (`sum_in_double`). */
 static void distances(const float *x0, const float *x1, const float *x2, Py_ssize_t count,
                       const float *whitening, Py_ssize_t stride, const float *centre, const float *mean,
-                      float *out)
+                      int sum_in_double, float *out)
 {
     float w[CHANNELS][CHANNELS], c[CHANNELS], m[CHANNELS];
     for (int channel = 0; channel < CHANNELS; channel++) {
@@ -43,7 +45,8 @@ static void distances(const float *x0, const float *x1, const float *x2, Py_ssiz
             whitened -= c[j];
             squares[j] = whitened * whitened;
         }
-        out[p] = (squares[0] + squares[1]) + squares[2];
+        out[p] = sum_in_double ? (float)(((double)squares[0] + (double)squares[1]) + (double)squares[2])
+                               : (squares[0] + squares[1]) + squares[2];
     }
 }
 
@@ -92,10 +95,10 @@ static PyObject *py_pixel_labels(PyObject *self, PyObject *args)
         for (Py_ssize_t label = 0; label <= colours; label++) {
             double norm = label < colours ? norms[label] : board_log_norm;
             if (label < colours)
-                distances(x0, x1, x2, n, whitening + CHANNELS * label, stride, centres + CHANNELS * label, NULL,
+                distances(x0, x1, x2, n, whitening + CHANNELS * label, stride, centres + CHANNELS * label, NULL, 0,
                           distance);
             else
-                distances(x0, x1, x2, n, board_whitening.buf, CHANNELS, NULL, board_mean.buf, distance);
+                distances(x0, x1, x2, n, board_whitening.buf, CHANNELS, NULL, board_mean.buf, count == 1, distance);
             if (label == 0) {
                 for (Py_ssize_t p = 0; p < n; p++) {
                     best[p] = norm - (double)(0.5f * distance[p]);

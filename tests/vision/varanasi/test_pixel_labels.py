@@ -68,6 +68,16 @@ def test_pixel_labels_are_numpys(seed):
     assert np.array_equal(ours, theirs)
 
 
+def test_a_single_pixel_is_labelled_as_numpy_labels_it():
+    # One pixel's board distance is summed by OpenBLAS's dot product (in double), not by a
+    # product of several rows: the pass follows it there too.
+    rng = np.random.default_rng(11)
+    for _ in range(200):
+        frame = random_frame(rng, int(rng.integers(1, 7)))
+        lab = rng.uniform(0, 255, (1, 1, 3)).astype(np.float32)
+        assert np.array_equal(pixel_labels(lab, frame), plain_pixel_labels(lab, frame))
+
+
 def test_ties_keep_the_earlier_label():
     frame = random_frame(np.random.default_rng(7), 3, twins=True)
     lab = np.random.default_rng(8).uniform(0, 255, (60, 60, 3)).astype(np.float32)
