@@ -260,7 +260,11 @@ def lighting_covariance(mean: np.ndarray, covariance: np.ndarray, lightness: np.
 def colour_moments(lab_pixels: np.ndarray, floor: float = COVARIANCE_FLOOR) -> tuple[np.ndarray, np.ndarray]:
     """Mean and covariance (with a noise floor) of a colour's pixels, as arrays (a model used at
     once needs no readable form, which costs more than the pixels of a crop's border)."""
-    pixels = trimmed_pixels(np.asarray(lab_pixels, dtype=float))
+    return moments_of(trimmed_pixels(np.asarray(lab_pixels, dtype=float)), floor)
+
+
+def moments_of(pixels: np.ndarray, floor: float) -> tuple[np.ndarray, np.ndarray]:
+    """`colour_moments` of pixels already trimmed (float64, (n, 3))."""
     mean = np.add.reduce(pixels, axis=0) / len(pixels)  # what `mean` computes, without its overhead
     centred = pixels - mean
     return mean, centred.T @ centred / max(1, len(pixels) - 1) + floor * np.eye(3)

@@ -16,6 +16,7 @@
 #include <Python.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #define CHANNELS 3
 #define MAX_LABELS 32
@@ -131,10 +132,112 @@ done:
     return result;
 }
 
+static int compare_doubles(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* numpy's default quantile (linear between the two nearest ranks) of `count` sorted values, in
+ * the arithmetic of `linear_quantiles` (vision/varanasi_colour.py). */
+static double quantile(const double *sorted, Py_ssize_t count, double q)
+{
+    double position = (double)(count - 1) * q;
+    double previous = floor(position);
+    Py_ssize_t lower = (Py_ssize_t)previous < count - 1 ? (Py_ssize_t)previous : count - 1;
+    Py_ssize_t upper = lower + 1 < count - 1 ? lower + 1 : count - 1;
+    double gamma = position - previous, a = sorted[lower], b = sorted[upper], difference = b - a;
+    return gamma >= 0.5 ? b - difference * (1 - gamma) : a + difference * gamma;
+}
+
+/* The pixels of a crop's border (the first and last `border` rows, then the first and last
+ * `border` columns, each in row order, as `_local_board` in vision/varanasi_pixels.py takes
+ * them) within the label bar of the board, as float64, their lightest and darkest `trim` cut
+ * off as `trimmed_pixels` (vision/varanasi_colour.py) cuts them. Gives (border pixels,
+ * board-like pixels, pixels kept) and fills `kept` with the pixels kept. */
+static PyObject *py_local_board_pixels(PyObject *self, PyObject *args)
+{
+    Py_buffer smooth = {0}, board_mean = {0}, board_whitening = {0}, kept = {0};
+    Py_ssize_t width, height, border;
+    float bar;
+    double trim;
+    if (!PyArg_ParseTuple(args, "y*nnny*y*fdw*", &smooth, &width, &height, &border, &board_mean, &board_whitening,
+                          &bar, &trim, &kept))
+        return NULL;
+    PyObject *result = NULL;
+    double *lightness = NULL;
+    Py_ssize_t rows = border < height ? border : height, columns = border < width ? border : width;
+    Py_ssize_t total = 2 * (rows * width + columns * height);
+    if (width < 1 || height < 1 || border < 1 || smooth.len != (Py_ssize_t)sizeof(float) * CHANNELS * width * height
+        || board_mean.len != (Py_ssize_t)sizeof(float) * CHANNELS
+        || board_whitening.len != (Py_ssize_t)sizeof(float) * CHANNELS * CHANNELS
+        || kept.len < (Py_ssize_t)sizeof(double) * CHANNELS * total || !PyBuffer_IsContiguous(&smooth, 'C')
+        || !PyBuffer_IsContiguous(&board_mean, 'C') || !PyBuffer_IsContiguous(&board_whitening, 'C')
+        || !PyBuffer_IsContiguous(&kept, 'C')) {
+        PyErr_SetString(PyExc_ValueError, "local board: bad array sizes or layout");
+        goto done;
+    }
+    lightness = malloc(sizeof(double) * (total > 0 ? total : 1));
+    if (!lightness) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    const float *pixels = smooth.buf;
+    double *out = kept.buf;
+    /* The border's strips: (first row, rows, first column, columns). */
+    Py_ssize_t strips[4][4] = {{0, rows, 0, width}, {height - rows, rows, 0, width},
+                               {0, height, 0, columns}, {0, height, width - columns, columns}};
+    Py_ssize_t like = 0;
+    for (int strip = 0; strip < 4; strip++) {
+        for (Py_ssize_t y = strips[strip][0]; y < strips[strip][0] + strips[strip][1]; y++) {
+            for (Py_ssize_t x = strips[strip][2]; x < strips[strip][2] + strips[strip][3]; x++) {
+                const float *pixel = pixels + (y * width + x) * CHANNELS;
+                float x0 = pixel[0], x1 = pixel[1], x2 = pixel[2], distance;
+                distances(&x0, &x1, &x2, 1, board_whitening.buf, CHANNELS, NULL, board_mean.buf, 0, &distance);
+                if (!(distance <= bar))
+                    continue;
+                for (int c = 0; c < CHANNELS; c++)
+                    out[CHANNELS * like + c] = (double)pixel[c];
+                lightness[like] = (double)pixel[0];
+                like++;
+            }
+        }
+    }
+    Py_ssize_t count = like;
+    if (like >= 8) {
+        qsort(lightness, like, sizeof(double), compare_doubles);
+        double low = quantile(lightness, like, trim), high = quantile(lightness, like, 1.0 - trim);
+        Py_ssize_t inside = 0;
+        for (Py_ssize_t i = 0; i < like; i++)
+            inside += out[CHANNELS * i] >= low && out[CHANNELS * i] <= high;
+        if (inside >= 4) {
+            count = 0;
+            for (Py_ssize_t i = 0; i < like; i++) {
+                if (!(out[CHANNELS * i] >= low && out[CHANNELS * i] <= high))
+                    continue;
+                for (int c = 0; c < CHANNELS; c++)
+                    out[CHANNELS * count + c] = out[CHANNELS * i + c];
+                count++;
+            }
+        }
+    }
+    result = Py_BuildValue("(nnn)", total, like, count);
+done:
+    free(lightness);
+    PyBuffer_Release(&smooth);
+    PyBuffer_Release(&board_mean);
+    PyBuffer_Release(&board_whitening);
+    PyBuffer_Release(&kept);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"pixel_labels", py_pixel_labels, METH_VARARGS,
      "pixel_labels(smooth, count, colour_whitening, colour_centres, log_norms, board_mean, board_whitening, "
      "board_log_norm, bar, labels): fills labels (see vision/varanasi_pixels.py)."},
+    {"local_board_pixels", py_local_board_pixels, METH_VARARGS,
+     "local_board_pixels(smooth, width, height, border, board_mean, board_whitening, bar, trim, kept) -> "
+     "(border pixels, board-like pixels, pixels kept); fills kept (see vision/varanasi_pixels.py)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -7,7 +7,7 @@ import cv2
 import numpy as np
 
 from vision import _varanasi_labels, _varanasi_rings
-from vision.varanasi_colour import colour_moments
+from vision.varanasi_colour import moments_of
 from vision.varanasi_params import (
     CAMERA_HEIGHT_MM,
     FACE_NOISE_SAMPLING,
@@ -17,11 +17,12 @@ from vision.varanasi_params import (
     LOCAL_BOARD_SHARE,
     LOCAL_BORDER,
     MIN_RING_PIXELS,
+    TRIM_FRACTION,
     WORK_SCALE,
 )
 from vision.varanasi_pieces import PieceSet
 from vision.varanasi_profile import ParsedProfile, chromaticity
-from vision.varanasi_scene import board_distance2, board_terms, board_terms_of
+from vision.varanasi_scene import board_terms, board_terms_of
 
 
 def masked_median(lab_bytes: np.ndarray, mask: np.ndarray) -> np.ndarray | None:
@@ -77,19 +78,24 @@ def pixel_labels(lab: np.ndarray, frame: ParsedProfile) -> np.ndarray:
 
 
 def _local_board(smooth_lab: np.ndarray, board: dict):
-    """Board colour terms (see `board_terms`) from the crop's border where it looks like the
-    calibrated board; the calibrated board's when too little of the border does (other towers
-    close by)."""
-    # Left in float32 (distances are taken in float32; the moments widen what they keep).
-    border = np.concatenate([
-        smooth_lab[:LOCAL_BORDER].reshape(-1, 3), smooth_lab[-LOCAL_BORDER:].reshape(-1, 3),
-        smooth_lab[:, :LOCAL_BORDER].reshape(-1, 3), smooth_lab[:, -LOCAL_BORDER:].reshape(-1, 3),
-    ])
-    board_like = border[board_distance2(border, board) <= LABEL_SIGMA ** 2]
-    if len(board_like) < LOCAL_BOARD_SHARE * len(border):
-        return board_terms(board)
+    """Board colour terms (see `board_terms`) from the crop's border (LOCAL_BORDER pixels wide)
+    where it looks like the calibrated board (within LABEL_SIGMA); the calibrated board's when
+    too little of the border does (other towers close by).
+
+    The border's board-like pixels, trimmed as `colour_moments` trims them, come from one compiled
+    pass (vision/varanasi_labels.c): the distances as `board_distance2` takes them (float32, its
+    matrix product's bits), the trimming's quantiles in `linear_quantiles`' arithmetic."""
+    height, width = smooth_lab.shape[:2]
+    terms = board_terms(board)
+    mean, whitening, _ = terms
+    kept = np.empty((2 * LOCAL_BORDER * (width + height), 3))
+    border, board_like, count = _varanasi_labels.local_board_pixels(
+        np.ascontiguousarray(smooth_lab, dtype=np.float32), width, height, LOCAL_BORDER, mean,
+        np.ascontiguousarray(whitening), LABEL_SIGMA ** 2, TRIM_FRACTION, kept)
+    if board_like < LOCAL_BOARD_SHARE * border:
+        return terms
     # Used at once: neither rounded into a readable model nor cached.
-    return board_terms_of(*colour_moments(board_like, LOCAL_BOARD_FLOOR))
+    return board_terms_of(*moments_of(kept[:count], LOCAL_BOARD_FLOOR))
 
 
 def rays_inside(xs: np.ndarray, ys: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:

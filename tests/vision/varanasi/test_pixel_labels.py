@@ -10,17 +10,30 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.varanasi_colour import ColourModel
-from vision.varanasi_params import LABEL_SIGMA, LABEL_SMOOTHING
+from vision.varanasi_colour import ColourModel, colour_moments
+from vision.varanasi_params import LABEL_SIGMA, LABEL_SMOOTHING, LOCAL_BOARD_FLOOR, LOCAL_BOARD_SHARE, LOCAL_BORDER
 from vision.varanasi_pixels import _local_board, pixel_labels
-from vision.varanasi_scene import board_distance2_by_terms
+from vision.varanasi_scene import board_distance2, board_distance2_by_terms, board_terms, board_terms_of
+
+
+def plain_local_board(smooth_lab: np.ndarray, board: dict):
+    """The plain form of `_local_board`: the border's strips concatenated, numpy's distances,
+    the board-like pixels' trimmed moments."""
+    border = np.concatenate([
+        smooth_lab[:LOCAL_BORDER].reshape(-1, 3), smooth_lab[-LOCAL_BORDER:].reshape(-1, 3),
+        smooth_lab[:, :LOCAL_BORDER].reshape(-1, 3), smooth_lab[:, -LOCAL_BORDER:].reshape(-1, 3),
+    ])
+    board_like = border[board_distance2(border, board) <= LABEL_SIGMA ** 2]
+    if len(board_like) < LOCAL_BOARD_SHARE * len(border):
+        return board_terms(board)
+    return board_terms_of(*colour_moments(board_like, LOCAL_BOARD_FLOOR))
 
 
 def plain_pixel_labels(lab: np.ndarray, frame) -> np.ndarray:
     """The plain form: numpy's matrix products and one array per label."""
     smooth_image = cv2.blur(lab, (LABEL_SMOOTHING, LABEL_SMOOTHING))
     smooth = smooth_image.reshape(-1, 3)
-    board_distances, board_log_norm = board_distance2_by_terms(smooth, _local_board(smooth_image, frame.board))
+    board_distances, board_log_norm = board_distance2_by_terms(smooth, plain_local_board(smooth_image, frame.board))
     distances = [*frame.colours.distances2(smooth), board_distances]
     log_norms = [*frame.colours.log_norms, np.float64(board_log_norm)]
     labels = np.zeros(len(distances[0]), dtype=np.uint8)
@@ -76,6 +89,22 @@ def test_a_single_pixel_is_labelled_as_numpy_labels_it():
         frame = random_frame(rng, int(rng.integers(1, 7)))
         lab = rng.uniform(0, 255, (1, 1, 3)).astype(np.float32)
         assert np.array_equal(pixel_labels(lab, frame), plain_pixel_labels(lab, frame))
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_local_board_is_the_plain_ones(seed):
+    # The border's board-like pixels, their trimming and moments: the same terms, bit for bit,
+    # on crops of any size (borders wider than the crop included) and of bytes or floats.
+    rng = np.random.default_rng(seed + 100)
+    frame = random_frame(rng, 2)
+    for _ in range(20):
+        height, width = (int(v) for v in rng.integers(1, 40, 2))
+        spread = rng.uniform(0.5, 20.0)
+        lab = np.clip(np.asarray(frame.board["lab_mean"]) + rng.normal(size=(height, width, 3)) * spread, 0, 255)
+        lab = lab.astype(np.float32) if seed % 2 else lab.astype(np.uint8)
+        smooth = cv2.blur(lab, (LABEL_SMOOTHING, LABEL_SMOOTHING))
+        ours, plain = _local_board(smooth, frame.board), plain_local_board(smooth, frame.board)
+        assert all(np.asarray(a).tobytes() == np.asarray(b).tobytes() for a, b in zip(ours, plain))
 
 
 def test_ties_keep_the_earlier_label():
