@@ -38,6 +38,19 @@ static void distances(const float *x0, const float *x1, const float *x2, Py_ssiz
         c[channel] = centre ? centre[channel] : 0.0f;
         m[channel] = mean ? mean[channel] : 0.0f;
     }
+    /* Two loops, so that the usual one has no branch and vectorises. */
+    if (sum_in_double) {
+        for (Py_ssize_t p = 0; p < count; p++) {
+            float squares[CHANNELS];
+            for (int j = 0; j < CHANNELS; j++) {
+                float whitened = fmaf(w[2][j], x2[p] - m[2], fmaf(w[1][j], x1[p] - m[1], w[0][j] * (x0[p] - m[0])));
+                whitened -= c[j];
+                squares[j] = whitened * whitened;
+            }
+            out[p] = (float)(((double)squares[0] + (double)squares[1]) + (double)squares[2]);
+        }
+        return;
+    }
     for (Py_ssize_t p = 0; p < count; p++) {
         float a = x0[p] - m[0], b = x1[p] - m[1], d = x2[p] - m[2];
         float squares[CHANNELS];
@@ -46,8 +59,7 @@ static void distances(const float *x0, const float *x1, const float *x2, Py_ssiz
             whitened -= c[j];
             squares[j] = whitened * whitened;
         }
-        out[p] = sum_in_double ? (float)(((double)squares[0] + (double)squares[1]) + (double)squares[2])
-                               : (squares[0] + squares[1]) + squares[2];
+        out[p] = (squares[0] + squares[1]) + squares[2];
     }
 }
 
