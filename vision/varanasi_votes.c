@@ -6,7 +6,9 @@
  * counted as OpenCV's `calcHist` counts them (float32 counts, exact; points outside the frame
  * left out), so the plane is the plain form's (tests/vision/varanasi/test_fast_paths.py). One
  * pass replaces a dozen numpy calls on the tens of thousands of strong pixels and a histogram, a
- * plane.
+ * plane. A smoothed plane's peaks are found in one pass too (`plane_peaks`, called by
+ * `centre_vote_peaks`): votes are float32 divisions in numpy's order, compared with the bar and
+ * the 5x5 neighbourhood as the plain form compares them (tests/vision/varanasi/test_fast_paths.py).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -82,9 +84,92 @@ done:
     return result;
 }
 
+/* A plane's votes at (x, y): its smoothed count over the radius there, over the weight (float32,
+ * in numpy's order). */
+static float votes_at(const float *counts, const float *radii, int64_t planes, int64_t plane, int64_t width,
+                      int64_t x, int64_t y, float weight)
+{
+    int64_t pixel = y * width + x;
+    return counts[pixel] / radii[pixel * planes + plane] / weight;
+}
+
+/* The vote peaks of one smoothed plane (`centre_vote_peaks` in vision/varanasi_votes.py states
+ * the rule): the pixels whose count passes `least` (a bound below the bar at the plane's smallest
+ * radius) and whose votes pass `bar` and are not below those of any pixel of their 5x5
+ * neighbourhood clipped to the frame, in row order, as (votes, x, y, radius) of Python numbers. */
+static PyObject *py_plane_peaks(PyObject *self, PyObject *args)
+{
+    Py_buffer counts = {0}, radii = {0};
+    Py_ssize_t width, height, planes, plane;
+    float least, bar, weight;
+    if (!PyArg_ParseTuple(args, "y*nny*nnfff", &counts, &width, &height, &radii, &planes, &plane, &least, &bar,
+                          &weight))
+        return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t pixels = width * height;
+    if (width < 1 || height < 1 || planes < 1 || plane < 0 || plane >= planes
+        || !sized(&counts, 4, pixels, "counts") || !sized(&radii, 4, pixels * planes, "radii"))
+        goto done;
+    result = PyList_New(0);
+    if (!result)
+        goto done;
+    const float *count = counts.buf, *radius = radii.buf;
+    /* The 8 nearest pixels first, then the 16 around them: most candidates (a peak's slopes) fail
+     * on a nearest one. */
+    static const int offsets[24][2] = {{-1, -1}, {-1, 0}, {-1, 1}, {0, -1}, {0, 1}, {1, -1}, {1, 0}, {1, 1},
+                                       {-2, -2}, {-2, -1}, {-2, 0}, {-2, 1}, {-2, 2}, {-1, -2}, {-1, 2}, {0, -2},
+                                       {0, 2}, {1, -2}, {1, 2}, {2, -2}, {2, -1}, {2, 0}, {2, 1}, {2, 2}};
+    for (int64_t y = 0; y < height; y++) {
+        const float *row = count + y * width;
+        for (int64_t start = 0; start < width; start += 8) {
+            int64_t end = start + 8 < width ? start + 8 : width;
+            /* Eight pixels at a time under the bound, the usual case, in one comparison. */
+            float most = row[start];
+            for (int64_t x = start + 1; x < end; x++)
+                most = row[x] > most ? row[x] : most;
+            if (!(most > least))
+                continue;
+            for (int64_t x = start; x < end; x++) {
+                if (!(row[x] > least))
+                    continue;
+                float votes = votes_at(count, radius, planes, plane, width, x, y, weight);
+                if (!(votes > bar))
+                    continue;
+                int peak = 1;
+                for (int k = 0; k < 24; k++) {
+                    int64_t ny = y + offsets[k][0], nx = x + offsets[k][1];
+                    ny = ny < 0 ? 0 : (ny > height - 1 ? height - 1 : ny);
+                    nx = nx < 0 ? 0 : (nx > width - 1 ? width - 1 : nx);
+                    if (!(votes >= votes_at(count, radius, planes, plane, width, nx, ny, weight))) {
+                        peak = 0;
+                        break;
+                    }
+                }
+                if (!peak)
+                    continue;
+                PyObject *item = Py_BuildValue("(dnnd)", (double)votes, (Py_ssize_t)x, (Py_ssize_t)y,
+                                               (double)radius[(y * width + x) * planes + plane]);
+                if (!item || PyList_Append(result, item) < 0) {
+                    Py_XDECREF(item);
+                    Py_CLEAR(result);
+                    goto done;
+                }
+                Py_DECREF(item);
+            }
+        }
+    }
+done:
+    PyBuffer_Release(&counts);
+    PyBuffer_Release(&radii);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"count_votes", py_count_votes, METH_VARARGS,
      "count_votes(ux, uy, strong, radii, planes, plane, width, height, votes): fills votes "
+     "(see vision/varanasi_votes.py)."},
+    {"plane_peaks", py_plane_peaks, METH_VARARGS,
+     "plane_peaks(counts, width, height, radii, planes, plane, least, bar, weight) -> [(votes, x, y, radius)] "
      "(see vision/varanasi_votes.py)."},
     {NULL, NULL, 0, NULL},
 };

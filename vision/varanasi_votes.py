@@ -51,42 +51,20 @@ def centre_votes(edges: EdgeField, radii: np.ndarray) -> np.ndarray:
 def centre_vote_peaks(edges: EdgeField, radii: np.ndarray, bar: float) -> list[tuple[float, int, int, float]]:
     """(votes, x, y, radius) of each local maximum (over its 5x5 neighbourhood, clipped to the
     frame) over `bar` of a plane of `centre_votes`: the same values, normalised only where the
-    bar can be passed (whole planes cost more to divide than to smooth)."""
-    width = edges.shape[1]
+    bar can be passed (whole planes cost more to divide than to smooth). Found by one compiled
+    pass a plane (vision/varanasi_votes.c), as Python numbers: the recogniser compares peaks one
+    by one, which costs several times more on numpy's scalars."""
+    height, width = edges.shape
+    by_pixel = np.ascontiguousarray(radii.transpose(1, 2, 0))  # as stored (see `_radius_maps`)
     peaks = []
-    for plane, (radius_map, counts) in enumerate(zip(radii, smoothed_vote_planes(edges, radii))):
+    for plane, counts in enumerate(smoothed_vote_planes(edges, radii)):
         # Over the bar only where the counts pass it at the plane's smallest radius; slightly
-        # under that bound, so that no rounding can leave a peak out.
+        # under that bound, so that no rounding can leave a peak out. The bar is compared in
+        # float32 (OpenCV compared a float32 plane with it in float32).
         least = 0.999 * bar * VOTE_WEIGHT * _least_radii(radii)[plane]
-        xs, ys = columns_and_rows(points_over(counts, least), width)
-        if len(xs) == 0:
-            continue
-        radius = radius_map[ys, xs]
-        votes = counts[ys, xs] / radius
-        votes /= VOTE_WEIGHT
-        # Over the bar (OpenCV compared a float32 plane with it in float32) and a local maximum:
-        # first against the 8 nearest neighbours, which most candidates (the slopes around a
-        # peak, a few hundred a plane at the weak bar) fail, then the few left against the rest
-        # of their 5x5 neighbourhood. Each is one selection on all the points left: each numpy
-        # call on a few dozen points costs more than its arithmetic.
-        kept = (votes > np.float32(bar)) & (votes >= neighbourhood_votes(counts, radius_map, ys, xs, _NEAREST).max(axis=1))
-        votes, xs, ys, radius = votes[kept], xs[kept], ys[kept], radius[kept]
-        kept = votes >= neighbourhood_votes(counts, radius_map, ys, xs, _OUTER_RING).max(axis=1)
-        # As Python numbers (the same values): the recogniser compares peaks one by one, which
-        # costs several times more on numpy's scalars.
-        peaks += zip(votes[kept].tolist(), xs[kept].tolist(), ys[kept].tolist(), radius[kept].tolist())
+        peaks += _varanasi_votes.plane_peaks(counts, width, height, by_pixel, len(radii), plane, least, bar,
+                                             VOTE_WEIGHT)
     return peaks
-
-
-def neighbourhood_votes(counts, radius_map, ys, xs, offsets) -> np.ndarray:
-    """(points, offsets) `centre_votes` of one plane at each (dy, dx) of `offsets` from each
-    point, clipped to the frame; the same float32 values as the point's own votes."""
-    height, width = counts.shape
-    around_y = np.clip(ys[:, None] + offsets[:, 0], 0, height - 1)
-    around_x = np.clip(xs[:, None] + offsets[:, 1], 0, width - 1)
-    around = counts[around_y, around_x] / radius_map[around_y, around_x]
-    around /= VOTE_WEIGHT
-    return around
 
 
 def _least_radii(radii: np.ndarray) -> list[float]:
@@ -106,20 +84,8 @@ def points_over(plane: np.ndarray, bar: float) -> np.ndarray:
     float32, as OpenCV's `compare` of such a plane with a number does). numpy lists them from
     its boolean mask several times faster than OpenCV's `findNonZero` from an 8-bit one, whose
     pixel-by-pixel search cost 0.26 ms on a frame's strong edge pixels (8% of a 640x480 frame,
-    numpy 0.09) and 0.13 ms on a vote plane over its bar (peaks only, numpy 0.04)."""
+    numpy 0.09)."""
     return np.flatnonzero(plane > np.float32(bar))
-
-
-def columns_and_rows(flat: np.ndarray, width: int) -> tuple[np.ndarray, np.ndarray]:
-    """Columns and rows of flat indices into an image `width` pixels wide (one division: a
-    remainder costs as much again)."""
-    rows = flat // width
-    return flat - rows * width, rows
-
-
-# (dy, dx) of a vote peak's 5x5 neighbourhood, split into its 8 nearest pixels and the 16 around them.
-_NEAREST = np.array([(dy, dx) for dy in range(-1, 2) for dx in range(-1, 2) if dy or dx])
-_OUTER_RING = np.array([(dy, dx) for dy in range(-2, 3) for dx in range(-2, 3) if max(abs(dy), abs(dx)) == 2])
 
 
 def smoothed_vote_planes(edges: EdgeField, radii: np.ndarray):
