@@ -165,9 +165,10 @@ class Costs:
         self.pixels = pixels
         self.drawn: dict = {}  # costs of whole drawings by structure, pose and camera (`Scene.cost`)
         self.per_cube_px = cube_px
-        self.maps = costs
-        # The maps pixel by pixel, as the compiled gather reads them (a pixel's five costs together).
+        # The maps stored pixel by pixel, as the compiled gather reads them (a pixel's five costs
+        # together); `maps` is the same memory seen class by class, so a frame keeps one copy.
         self._by_pixel = np.ascontiguousarray(costs.transpose(1, 2, 0), np.float32)
+        self.maps = self._by_pixel.transpose(2, 0, 1)
         self.shape = costs.shape[1:]
         # One independent observation per patch of PATCH_SHARE cube across.
         self.per_observation = max(1.0, (PATCH_SHARE * cube_px) ** 2)
