@@ -69,7 +69,8 @@ def measured_scene(frame: Frame) -> Scene:
     if costs.pixels is None or scene.appearance is None:
         return scene
     appearance = measured(scene.appearance, costs.pixels, frame.drawing, scene.camera.cube_px)
-    return Scene(Costs(class_costs(costs.pixels, appearance), costs.per_cube_px, costs.pixels), scene.camera, appearance)
+    maps = class_costs(costs.pixels, appearance, (costs.maps, scene.appearance))
+    return Scene(Costs(maps, costs.per_cube_px, costs.pixels), scene.camera, appearance)
 
 
 class NankuObservation:
@@ -187,8 +188,9 @@ class NankuObservation:
         possible cost (`Frame.cost_bound`) is past the best found so far, and too far from the
         best reading to be refitted at its own pose, cannot be the best."""
         reading, frame = self._current()
-        bounded = sorted((frame.cost_bound(cubes), index, cubes)
-                         for index, cubes in enumerate(tuple(cubes_of(state)) for state in states))
+        tables = [tuple(cubes_of(state)) for state in states]
+        frame.projection.add(cube[:3] for cubes in tables for cube in cubes)  # every table's cells in one step
+        bounded = sorted((frame.cost_bound(cubes), index, cubes) for index, cubes in enumerate(tables))
         best = math.inf
         for bound, _, cubes in bounded:
             if bound >= best and bound >= reading.cost + SETTLE_WITHIN:

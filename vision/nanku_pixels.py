@@ -19,6 +19,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision import _nanku_costs
 from vision.nanku_camera import BLACK_SIDE, BLACK_TOP, CLASSES, TABLE, WHITE_SIDE, WHITE_TOP
 from vision.nanku_params import LIGHT_REACH, LAMP_SPREAD, MEASURED_QUANTILES, MEASURED_SHARE, PATCH_SHARE, PIXEL_COST_CAP, SIDE_BRIGHTEST, SIDE_DARKEST, SPREAD_FLOOR, TABLE_DARKEST
 
@@ -67,7 +68,24 @@ class Appearance:
 
 
 def colour_cost(pixels: np.ndarray, colour: np.ndarray, low: float, high: float, spread: float) -> np.ndarray:
-    """Each pixel's cost (nats) for `colour` seen at a brightness from `low` to `high` times its own."""
+    """Each pixel's cost (nats) for `colour` seen at a brightness from `low` to `high` times its own.
+    The brightness share by numpy, the rest in one compiled pass over the pixels that takes numpy's
+    float32 steps in its order (`colour_cost_plain`): five passes over a frame's pixels, a class."""
+    spread = max(spread, SPREAD_FLOOR)
+    if pixels.dtype != np.float32 or any(type(v) is not float for v in (low, high, spread)):
+        # A numpy float64 bound makes numpy compute in float64: the compiled pass is float32's.
+        return colour_cost_plain(pixels, colour, low, high, spread)
+    colour = np.maximum(np.asarray(colour, np.float32), 1.0)
+    pixels = np.ascontiguousarray(pixels)
+    share = np.ascontiguousarray(pixels @ colour / float(colour @ colour), np.float32)
+    out = np.empty(pixels.shape[:-1], np.float32)
+    _nanku_costs.shade_costs(pixels, share, share.size, colour, np.float32(low), np.float32(high),
+                             np.float32(2.0 * spread * spread), np.float32(PIXEL_COST_CAP), out)
+    return out
+
+
+def colour_cost_plain(pixels: np.ndarray, colour: np.ndarray, low: float, high: float, spread: float) -> np.ndarray:
+    """`colour_cost` by numpy alone."""
     colour = np.maximum(np.asarray(colour, np.float32), 1.0)
     share = np.clip(pixels @ colour / float(colour @ colour), low, high)
     miss = pixels - share[..., None] * colour
@@ -101,12 +119,20 @@ def lit_pixels(image_bgr: np.ndarray, appearance: Appearance, cube_px: float) ->
     return image_bgr.astype(np.float32) / light[..., None]
 
 
-def class_costs(pixels: np.ndarray, appearance: Appearance) -> np.ndarray:
+def class_costs(pixels: np.ndarray, appearance: Appearance, known: tuple | None = None) -> np.ndarray:
     """(5, H, W) float32: each pixel's cost (nats) for each class, of pixels the lamp's local light
-    is divided out of (`lit_pixels`)."""
+    is divided out of (`lit_pixels`). `known`, (maps, appearance) of the same pixels, gives the
+    maps of the classes whose colour and range are unchanged (the table, and every face a
+    picture's structure does not show enough of to measure)."""
     costs = np.empty((CLASSES,) + pixels.shape[:2], np.float32)
+    known_maps, known_look = known if known is not None else (None, None)
+    known_ranges = known_look.ranges() if known_look is not None else {}
     for cls, (low, high) in appearance.ranges().items():
-        costs[cls] = colour_cost(pixels, appearance.colours[cls], low, high, appearance.spread)
+        if (known_look is not None and known_ranges.get(cls) == (low, high) and known_look.spread == appearance.spread
+                and np.array_equal(known_look.colours[cls], appearance.colours[cls])):
+            costs[cls] = known_maps[cls]
+        else:
+            costs[cls] = colour_cost(pixels, appearance.colours[cls], low, high, appearance.spread)
     return costs
 
 
@@ -137,9 +163,12 @@ class Costs:
 
     def __init__(self, costs: np.ndarray, cube_px: float, pixels: np.ndarray | None = None):
         self.pixels = pixels
+        self.drawn: dict = {}  # costs of whole drawings by structure, pose and camera (`Scene.cost`)
         self.per_cube_px = cube_px
-        self.maps = costs
-        self.flat_all = costs.reshape(-1)
+        # The maps stored pixel by pixel, as the compiled gather reads them (a pixel's five costs
+        # together); `maps` is the same memory seen class by class, so a frame keeps one copy.
+        self._by_pixel = np.ascontiguousarray(costs.transpose(1, 2, 0), np.float32)
+        self.maps = self._by_pixel.transpose(2, 0, 1)
         self.shape = costs.shape[1:]
         # One independent observation per patch of PATCH_SHARE cube across.
         self.per_observation = max(1.0, (PATCH_SHARE * cube_px) ** 2)
@@ -154,12 +183,41 @@ class Costs:
         return float(s[bottom, right] - s[top, right] - s[bottom, left] + s[top, left]) / self.per_observation
 
     def cost(self, classes: np.ndarray, offset: tuple[int, int] = (0, 0)) -> float:
-        """Total cost (in observations' nats) of a drawing of a window at `offset` (x, y)."""
+        """Total cost (in observations' nats) of a drawing of a window at `offset` (x, y): the
+        costs gathered and summed in one compiled pass, as numpy sums them (float32, pairwise)."""
+        x, y = offset
+        h, w = classes.shape
+        height, width = self.shape
+        total = _nanku_costs.picked_total(self._by_pixel, CLASSES, height, width,
+                                          np.ascontiguousarray(classes, np.uint8), x, y, w, h)
+        return total / self.per_observation
+
+    def paid(self, classes: np.ndarray, offset: tuple[int, int] = (0, 0)) -> np.ndarray:
+        """(h, w) float32: what each pixel of a drawn window at `offset` (x, y) costs for its class."""
+        x, y = offset
+        h, w = classes.shape
+        height, width = self.shape
+        picked = np.empty((h, w), np.float32)
+        _nanku_costs.pick(self._by_pixel, CLASSES, height, width, np.ascontiguousarray(classes, np.uint8), x, y, w, h,
+                          picked)
+        return picked
+
+    def total(self, paid: np.ndarray, window: tuple[int, int, int, int] | None = None) -> float:
+        """The cost of `paid` pixels (`paid`), in observations' nats, or of its window (left, top,
+        right, bottom): summed as a window of its own, so a window costs the same however it was cut."""
+        if window is None:
+            return float(np.ascontiguousarray(paid).sum()) / self.per_observation
+        left, top, right, bottom = window
+        rows, width = paid.shape
+        return _nanku_costs.window_total(paid, rows, width, left, top, right - left, bottom - top) / self.per_observation
+
+    def cost_plain(self, classes: np.ndarray, offset: tuple[int, int] = (0, 0)) -> float:
+        """`cost` by numpy alone: the window's flat indices by class and pixel, gathered."""
         x, y = offset
         h, w = classes.shape
         height, width = self.shape
         where = (np.arange(y, y + h)[:, None] * width + np.arange(x, x + w)[None, :])
-        picked = self.flat_all.take(classes.astype(np.intp) * (height * width) + where)
+        picked = self.maps.reshape(-1).take(classes.astype(np.intp) * (height * width) + where)
         return float(picked.sum()) / self.per_observation
 
     def unexplained(self, classes: np.ndarray) -> np.ndarray:

@@ -36,17 +36,25 @@ class Scene:
         """The frame's cost drawn as `cubes`: painted only around them, the table elsewhere."""
         if not cubes:
             return self.costs.table_total
+        # The pattern searches step back to poses they drew (a step tried both ways): the cost of
+        # one drawing is kept with the frame's costs, by structure, pose and camera.
+        key = (tuple(cubes), pose, self.camera)
+        cost = self.costs.drawn.get(key)
+        if cost is None:
+            cost = self.costs.drawn[key] = self._drawn_cost(cubes, pose)
+        return cost
+
+    def _drawn_cost(self, cubes: Sequence[Cell], pose: Pose) -> float:
         faces = self.faces(cubes, pose)
-        drawn = [c for c in cubes if faces.polygons[c]]
-        if not drawn:
+        if not faces.seen.any():
             return self.costs.table_total
         height, width = self.costs.shape
-        x0, y0, x1, y1 = faces.bounds(drawn)
+        x0, y0, x1, y1 = faces.bounds()
         left, top = max(0, int(x0) - 1), max(0, int(y0) - 1)
         right, bottom = min(width, int(x1) + 2), min(height, int(y1) + 2)
         if right <= left or bottom <= top:
             return self.costs.table_total
-        window = paint_classes(faces, drawn, (bottom - top, right - left), (left, top))
+        window = paint_classes(faces, None, (bottom - top, right - left), (left, top))
         return (self.costs.table_total - self.costs.table_cost(left, top, right, bottom)
                 + self.costs.cost(window, (left, top)))
 

@@ -14,7 +14,7 @@ from typing import Iterable, Sequence
 
 import numpy as np
 
-from vision.nanku_camera import CUBE_CORNERS, Cell, FaceSet, Pose, paint_classes, project_cubes
+from vision.nanku_camera import CUBE_CORNERS, Cell, FaceSet, Pose, Projection, paint_classes
 from vision.nanku_params import CANDIDATES_DRAWN, SETTLE_STEP_FIRST, SETTLED, OFF_GRID_TRIED, PIXEL_COST_CAP, SEARCH_MARGIN, SECOND_CHANGE_NATS, UNEXPLAINED_SHARE
 from vision.nanku_pose import Scene, fit_pose
 
@@ -46,10 +46,16 @@ class Frame:
     cost: float = field(init=False)
 
     def __post_init__(self):
-        self.faces = self.scene.faces(self.base, self.pose)
-        self.drawing = paint_classes(self.faces, self.base, self.scene.costs.shape)
-        self.cost = self.scene.costs.cost(self.drawing)
-        self._bounds = {cube: self.faces.bounds([cube]) for cube in self.base if self.faces.polygons[cube]}
+        # Every candidate is drawn at this pose: each cell is projected once (`Projection`).
+        self.projection = Projection(self.scene.camera, self.pose)
+        self.faces = self.projection.faces(self.base)
+        self.drawing = paint_classes(self.faces, None, self.scene.costs.shape)
+        # What each pixel pays for the base's drawing: a candidate's window is priced before its
+        # change from this, not gathered again.
+        self._paid = self.scene.costs.paid(self.drawing)
+        self.cost = self.scene.costs.total(self._paid)
+        self._bounds = {cube: tuple(box) for cube, box, seen in zip(self.faces.cubes, self.faces.boxes, self.faces.seen)
+                        if seen}
         self._base = frozenset(self.base)
         self._memo: dict[frozenset, float] = {self._base: self.cost}
         self._settled: set[frozenset] = set()  # candidates refitted at their own pose
@@ -75,8 +81,8 @@ class Frame:
             return self._memo[key]
         added, removed = self._difference(cubes, key)
         solid = [c[:3] for c in cubes]
-        new_faces = project_cubes(added, self.scene.camera, self.pose, solid)
-        boxes = [new_faces.bounds([c]) for c in added if new_faces.polygons[c]]
+        new_faces = self.projection.faces(added, solid)
+        boxes = [tuple(box) for box, seen in zip(new_faces.boxes, new_faces.seen) if seen]
         boxes += [self._bounds[c] for c in removed if c in self._bounds]
         window = self._window(boxes)
         if window is None:  # nothing the camera sees changes
@@ -87,9 +93,9 @@ class Frame:
                 and not (self._bounds[c][2] < left or self._bounds[c][0] > right
                          or self._bounds[c][3] < top or self._bounds[c][1] > bottom)]
         drawn = near + added
-        faces = project_cubes(drawn, self.scene.camera, self.pose, solid)
-        classes = paint_classes(faces, drawn, (bottom - top, right - left), (left, top))
-        before = self.scene.costs.cost(self.drawing[top:bottom, left:right], (left, top))
+        faces = self.projection.faces(drawn, solid)
+        classes = paint_classes(faces, None, (bottom - top, right - left), (left, top))
+        before = self.scene.costs.total(self._paid, window)
         after = self.scene.costs.cost(classes, (left, top))
         cost = self.cost + after - before
         self._memo[key] = cost
@@ -106,15 +112,13 @@ class Frame:
         added, removed = self._difference(cubes, key)
         boxes = [self._bounds[c] for c in removed if c in self._bounds]
         if added:
-            origins = np.array([c[:3] for c in added], dtype=float)
-            corners = self.pose.place((origins[:, None, :] + CUBE_CORNERS[None]).reshape(-1, 3))
-            pixels = self.scene.camera.project(corners)
+            pixels = self.projection.corners(added).reshape(-1, 2)
             boxes.append((pixels[:, 0].min(), pixels[:, 1].min(), pixels[:, 0].max(), pixels[:, 1].max()))
         window = self._window(boxes)
         if window is None:
             return self.cost
         if self._slack is None:
-            slack = self.scene.costs.unexplained(self.drawing).astype(np.float64)
+            slack = (self._paid - self.scene.costs.least).astype(np.float64)
             self._slack = np.pad(slack.cumsum(0).cumsum(1), ((1, 0), (1, 0)))
         left, top, right, bottom = window
         s = self._slack
@@ -212,6 +216,7 @@ def _best_placements(frame: Frame, base: tuple[Cell, ...], drawing: np.ndarray, 
     # The placements covering most of what is unexplained, at most CANDIDATES_DRAWN of them.
     promising = np.nonzero(covered >= needed)[0]
     promising = promising[np.argsort(-covered[promising], kind="stable")][:CANDIDATES_DRAWN]
+    frame.projection.add(cube[:3] for index in promising for cube in places[index])  # in one step
     for index in promising:
         if off_grid and _overlap(places[index], off_grid):
             continue
