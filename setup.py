@@ -1,7 +1,8 @@
 """The compiled parts of Arbiter, kernels of Varanasi recognition: the rim tests
 (vision/varanasi_rims.c), the colour edges (vision/varanasi_edges.c), the centre votes
-(vision/varanasi_votes.c), the ring medians (vision/varanasi_rings.c) and the pixel labels
-(vision/varanasi_labels.c); the rest of the package is described in pyproject.toml."""
+(vision/varanasi_votes.c), the ring medians (vision/varanasi_rings.c), the pixel labels
+(vision/varanasi_labels.c) and the judge's matching of stacks to towers
+(vision/varanasi_assignment.c); the rest of the package is described in pyproject.toml."""
 from setuptools import Extension, setup
 
 # No fused multiply-adds: the kernels must round as numpy and OpenCV do, after each operation. pip
@@ -16,4 +17,5 @@ setup(ext_modules=[
     Extension("vision._varanasi_rings", ["vision/varanasi_rings.c"], extra_compile_args=FLAGS),
     Extension("vision._varanasi_labels", ["vision/varanasi_labels.c"], extra_compile_args=FLAGS),
     Extension("vision._varanasi_votes", ["vision/varanasi_votes.c"], extra_compile_args=FLAGS),
+    Extension("vision._varanasi_assignment", ["vision/varanasi_assignment.c"], extra_compile_args=FLAGS),
 ])
