@@ -1,7 +1,8 @@
 """The compiled parts of Arbiter, kernels of Varanasi recognition: the rim tests
 (vision/varanasi_rims.c), the colour edges (vision/varanasi_edges.c), the centre votes
-(vision/varanasi_votes.c), the ring medians (vision/varanasi_rings.c) and the pixel labels
-(vision/varanasi_labels.c); of Nanku recognition, the drawn windows' pixel costs
+(vision/varanasi_votes.c), the ring medians (vision/varanasi_rings.c), the pixel labels
+(vision/varanasi_labels.c) and the judge's matching of stacks to towers
+(vision/varanasi_assignment.c); of Nanku recognition, the drawn windows' pixel costs
 (vision/nanku_costs.c); the rest of the package is described in pyproject.toml."""
 from setuptools import Extension, setup
 
@@ -17,5 +18,6 @@ setup(ext_modules=[
     Extension("vision._varanasi_rings", ["vision/varanasi_rings.c"], extra_compile_args=FLAGS),
     Extension("vision._varanasi_labels", ["vision/varanasi_labels.c"], extra_compile_args=FLAGS),
     Extension("vision._varanasi_votes", ["vision/varanasi_votes.c"], extra_compile_args=FLAGS),
+    Extension("vision._varanasi_assignment", ["vision/varanasi_assignment.c"], extra_compile_args=FLAGS),
     Extension("vision._nanku_costs", ["vision/nanku_costs.c"], extra_compile_args=FLAGS),
 ])

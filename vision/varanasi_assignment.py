@@ -12,7 +12,21 @@ import math
 
 import numpy as np
 
+try:
+    from vision import _varanasi_assignment
+except ImportError as exc:  # a source tree nobody installed
+    raise ImportError("the Varanasi judge's assignment kernel (vision/varanasi_assignment.c) is not built: run "
+                      "`pip install -e .`, which needs a C compiler and Python's headers") from exc
+
 _INF = math.inf
+
+
+def matched_gain(columns: list[list[float]], seen: int) -> float:
+    """The gains (each counted above zero) of the pairs `assign_rows` picks on the negated gains,
+    one column of `seen` floats per candidate stack (rows: the towers seen), summed in the order
+    of the towers: `sum(max(0.0, columns[j][i]) for i, j in assign(-gains))`, compiled
+    (vision/varanasi_assignment.c): the judge solves one for every candidate it weighs."""
+    return _varanasi_assignment.matched_gain(columns, seen)
 
 
 def assign(cost) -> list[tuple[int, int]]:

@@ -8,7 +8,7 @@ from functools import cached_property
 import numpy as np
 
 from engines.errors import ArbiterError
-from vision.varanasi_assignment import assign_rows
+from vision.varanasi_assignment import matched_gain
 from vision.varanasi_params import MISSING_DISC_LOG, PROBABILITY_FLOOR, SHIFTED_TOWER_LOG
 
 
@@ -167,11 +167,12 @@ class VaranasiObservation:
     def best_log_likelihood(self, following: dict | None = None) -> float:
         """The log-likelihood of the reading itself. `following` is not used: discs leave the
         table as the game goes on, so no count carries over from one position to the next."""
-        return self.log_likelihood(self.to_json()["state"])
+        return self.log_likelihood(self.best_reading())
 
     def best_reading(self, following: dict | None = None) -> dict:
-        """The reading itself: no count carries over from one position to the next."""
-        return self.to_json()["state"]
+        """The reading itself (`to_json()["state"]`, without the evidence): no count carries over
+        from one position to the next."""
+        return {"game": "varanasi", "stacks": self.stacks()}
 
     def other_readings(self, margin: float, limit: int) -> list[dict]:
         """Other positions the picture nearly supports (at most `margin` nats below its reading),
@@ -219,40 +220,30 @@ class VaranasiObservation:
         if seen and stacks:
             # Each stack's gains over the towers seen depend on that stack alone: worked out once
             # per observation, as Python floats subtracted in the order NumPy would (the same bits,
-            # without a NumPy call per number), and negated for the assignment.
+            # without a NumPy call per number); the assignment on them is one compiled call.
             columns = self._memo.setdefault("columns", {})
             gains = []
             for key, stack in zip(keys, stacks):
                 column = columns.get(key)
                 if column is None:
                     missing_here = float(MISSING_DISC_LOG * len(stack))
-                    gain = [t.keyed_log_likelihood(key, stack) - empty[i] - missing_here + self._shift(stack, t)
-                            for i, t in enumerate(seen)]
-                    column = columns[key] = (gain, [-value for value in gain])
+                    column = columns[key] = [
+                        t.keyed_log_likelihood(key, stack) - empty[i] - missing_here + shift
+                        for i, (t, shift) in enumerate(zip(seen, self._shifts(stack, seen)))]
                 gains.append(column)
-            if len(seen) > len(stacks):
-                pairs = assign_rows([negated for _, negated in gains], transposed=True)
-            else:
-                pairs = assign_rows([[negated[i] for _, negated in gains] for i in range(len(seen))])
-            matched = 0.0
-            for i, j in pairs:
-                matched += max(0.0, gains[j][0][i])
-            total += matched
+            total += matched_gain(gains, len(seen))
         return total
 
 
-    def _shift(self, stack: dict[int, str], tower: TowerReading) -> float:
-        """The cost of the candidate `stack` standing where `tower` is seen, for where the last
-        picture showed its bottom disc (`weighed_after`)."""
-        if not self.anchors or not stack:
-            return 0.0
-        bottom = max(stack)
-        anchor = self.anchors.get((bottom, stack[bottom]))
+    def _shifts(self, stack: dict[int, str], seen: list[TowerReading]) -> list[float]:
+        """The cost of the candidate `stack` standing where each tower `seen` is, for where the
+        last picture showed its bottom disc (`weighed_after`)."""
+        anchor = self.anchors.get((bottom := max(stack), stack[bottom])) if self.anchors and stack else None
         if anchor is None:
-            return 0.0
+            return [0.0] * len(seen)
         (x, y), radius = anchor
-        seen_x, seen_y = tower.discs[0].centre
-        return SHIFTED_TOWER_LOG if math.hypot(seen_x - x, seen_y - y) > radius else 0.0
+        return [SHIFTED_TOWER_LOG if math.hypot(t.discs[0].centre[0] - x, t.discs[0].centre[1] - y) > radius else 0.0
+                for t in seen]
 
 
 def _candidate_stacks(state_json, parsed: dict) -> tuple[list[dict[int, str]], tuple]:

@@ -1,14 +1,13 @@
 """A Varanasi calibration profile parsed for recognition, cached per profile object."""
 from __future__ import annotations
 
-import copy
-import threading
 from dataclasses import dataclass
 from functools import cached_property
 
 import numpy as np
 
 from engines.errors import ArbiterError
+from vision.parsed_profiles import ParsedProfiles
 from vision.varanasi_colour import ColourModel, lab_to_srgb
 from vision.varanasi_geometry import ScaleField
 from vision.varanasi_params import LABEL_SIGMA, PARSED_PROFILES_KEPT
@@ -73,28 +72,7 @@ class ParsedProfile:
         return cls(pieces, scale, colours, ring_colours, board, board_area, weakest, rims, weakest_votes, image_size)
 
 
-# The last few profiles parsed, by identity: a camera's frames all come with one profile, whose
-# parsing (colour models, board area) costs about 0.3 ms a frame. Each is kept with a copy of
-# the profile as it was parsed, so that a profile changed in place is parsed again.
-_PARSED_PROFILES: dict[int, tuple[dict, dict, ParsedProfile]] = {}
-# A web page and a table's tracker may read frames from two threads.
-_PARSED_PROFILES_LOCK = threading.Lock()
-
-
-def parsed_profile(profile: dict) -> ParsedProfile:
-    with _PARSED_PROFILES_LOCK:
-        kept = _PARSED_PROFILES.get(id(profile))
-        try:
-            if kept is not None and kept[0] is profile and kept[1] == profile:
-                return kept[2]
-        except (TypeError, ValueError):  # values that do not compare (arrays): parsed again
-            pass
-        frame = ParsedProfile.from_profile(profile)
-        while len(_PARSED_PROFILES) >= PARSED_PROFILES_KEPT:
-            _PARSED_PROFILES.pop(next(iter(_PARSED_PROFILES)))
-        # The profile itself is kept too, so that its id cannot be taken by another object.
-        _PARSED_PROFILES[id(profile)] = (profile, copy.deepcopy(profile), frame)
-        return frame
+parsed_profile = ParsedProfiles(ParsedProfile.from_profile, PARSED_PROFILES_KEPT)
 
 
 def chromaticity(lab: np.ndarray) -> np.ndarray:

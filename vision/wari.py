@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from engines.errors import ArbiterError
+from vision.parsed_profiles import ParsedProfiles
 from vision.wari_board import PIT_COUNT, REGION_COUNT, BoardGeometry
 from vision.wari_count import CountModel, plausible_counts
 from vision.wari_measure import RegionMeasures, SeedSpotter, board_top_colours, measure_regions, spotters_from_json
@@ -28,6 +29,7 @@ from vision.wari_params import (
     HIDDEN_PILE_SHARES,
     HIDDEN_PILE_SPAN,
     MISSED_SPREAD,
+    PARSED_PROFILES_KEPT,
     PROBABILITY_FLOOR,
     QUARTER_TURNS,
     STORE_WEIGHT,
@@ -211,9 +213,14 @@ class WariObservation:
         return float(best[seeds]), chosen[::-1]
 
 
+# A camera's frames all come with one profile: parsed once (its seed colours alone are two lists
+# of 4,096 numbers).
+_parsed_profile = ParsedProfiles(WariProfile.from_json, PARSED_PROFILES_KEPT)
+
+
 def recognize(image_bgr: np.ndarray, profile: dict) -> WariObservation:
     """Read the seed counts of every pit and store from a frame."""
-    calibrated = WariProfile.from_json(profile)
+    calibrated = _parsed_profile(profile)
     image = colour_image_for(image_bgr, calibrated.geometry)
     frame = working_frame(image)
     measures, posteriors = region_posteriors(calibrated, frame)

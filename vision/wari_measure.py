@@ -65,15 +65,17 @@ class SeedSpotter:
         seed_like: np.ndarray,
         board_like: np.ndarray | None = None,
         bowls: np.ndarray | None = None,
+        solid: np.ndarray | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
         """Label images, one label per spot and 0 elsewhere: for seeds lying apart, for a crowded pile.
 
         `board_like`: pixels whose colour says "board" (known and not seed). A glint lies on its
         seed; a lightness peak of the board's colour amid seeds is the pit floor, lit, seen
         through the gap between them. `bowls`: pixels inside a pit's or store's rim, where a
-        half-buried seed must lie (None: anywhere)."""
-        # Speckles of seed colour (glare on a bare floor, wood grain) are not seeds.
-        solid = cv2.morphologyEx(seed_like.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        half-buried seed must lie (None: anywhere). `solid`: `solid_seeds(seed_like)`, where the
+        caller has it already (None: worked out here)."""
+        if solid is None:
+            solid = solid_seeds(seed_like)
         if self.cue == "glint":
             lightness = cv2.GaussianBlur(cv2.cvtColor(frame, cv2.COLOR_BGR2LAB)[..., 0], (5, 5), 1.0)
             patch = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (self.kernel, self.kernel))
@@ -133,7 +135,7 @@ class SeedSpotter:
         renumbered = np.zeros(count, np.int32)
         renumbered[clear] = int(glints.max()) + 1 + np.arange(int(clear.sum()))
         renumbered[shaded] = -1 - np.arange(int(shaded.sum()))
-        return np.where(glints > 0, glints, renumbered[patches])
+        return np.where(glints > 0, glints, np.take(renumbered, patches))
 
     def _crowded_patch(self) -> np.ndarray:
         window = int(CROWDED_WINDOW * self.kernel) | 1
@@ -158,7 +160,7 @@ class SeedSpotter:
             if kept[first + 1]:
                 kept[second + 1] = False
         renumbered = np.where(kept, np.cumsum(kept) - 1, 0)
-        return renumbered[labels]
+        return np.take(renumbered, labels)
 
     def to_json(self) -> dict:
         return {
@@ -185,6 +187,12 @@ class SeedSpotter:
         ):
             raise ArbiterError("the Wari profile's seed spotter is malformed; calibrate again")
         return spotter
+
+
+def solid_seeds(seed_like: np.ndarray) -> np.ndarray:
+    """The seed-coloured pixels (8-bit, 0 or 1) without speckles of seed colour (glare on a bare
+    floor, wood grain), which are not seeds."""
+    return cv2.morphologyEx(seed_like.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
 def _set_pixels(image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -245,7 +253,9 @@ def measure_regions(
     seed_like = seed_probability > 0.5
     board_like = known & (seed_probability < 0.5)
     bowls = _bowls(geometry, (width, height))
-    labels = [spotter.spots(board, seed_like, board_like, bowls) for spotter in spotters] if board.size else []
+    # Every spotter starts from the same seed-coloured pixels (a board may keep two cues).
+    solid = solid_seeds(seed_like) if spotters and board.size else None
+    labels = [spotter.spots(board, seed_like, board_like, bowls, solid) for spotter in spotters] if board.size else []
     seed_pixels = np.zeros(REGION_COUNT)
     counts = np.zeros((2, REGION_COUNT))  # apart, crowded
     unknown_share, visible_share = np.ones(REGION_COUNT), np.zeros(REGION_COUNT)

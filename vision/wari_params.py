@@ -270,3 +270,5 @@ START_SPREAD = 1.0
 # Share of its radius by which a pit's rim may reach past the photo's edge: calibrated rims lie
 # within 0.14 radii of the renders' true ones (wari_geometry.py).
 RIM_PAST_EDGE = 0.15
+# Profiles kept parsed, by identity (a camera's frames all come with one profile). Fixed: by hand.
+PARSED_PROFILES_KEPT = 4

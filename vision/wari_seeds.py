@@ -98,13 +98,14 @@ class SeedColourModel:
         return cls(probability.astype(np.float32), known)
 
     def probability(self, pixels: np.ndarray) -> np.ndarray:
-        return self.seed_probability[colour_bins(pixels)]
+        return np.take(self.seed_probability, colour_bins(pixels))
 
     def read(self, pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Each pixel's chance of being seed, and whether calibration saw its colour often enough
         to trust that: both from one binning of the pixels."""
         bins = colour_bins(pixels)
-        return self.seed_probability[bins], self.known[bins]
+        # np.take: the same entries as indexing, in half its time on a frame's bins.
+        return np.take(self.seed_probability, bins), np.take(self.known, bins)
 
     def to_json(self) -> dict:
         return {

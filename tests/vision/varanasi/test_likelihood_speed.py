@@ -1,6 +1,6 @@
-"""The judge's hot path in plain floats: the assignment and a candidate's likelihood are the
-NumPy forms' results bit for bit (floats compared as bytes), and a candidate asked again is not
-worked out again."""
+"""The judge's hot path in plain floats and one compiled call: the assignment, its matched gain
+and a candidate's likelihood are the NumPy forms' results bit for bit (floats compared as
+bytes), and a candidate asked again is not worked out again."""
 from __future__ import annotations
 
 import math
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engines.errors import ArbiterError
-from vision.varanasi_assignment import assign
+from vision.varanasi_assignment import assign, matched_gain
 from vision.varanasi_observation import DiscReading, TowerReading, VaranasiObservation
 from vision.varanasi_params import MISSING_DISC_LOG, PROBABILITY_FLOOR
 
@@ -55,6 +55,25 @@ def test_the_assignment_is_numpys_even_with_ties(rows, cols, seed, ties):
     rng = np.random.default_rng(seed)
     cost = rng.integers(-2, 3, (rows, cols)).astype(float) if ties else rng.normal(size=(rows, cols))
     assert assign(cost) == _numpy_assign(cost)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(0, 12), st.integers(0, 12), st.integers(0, 2**32 - 1), st.booleans())
+def test_the_compiled_matching_sums_numpys_pairs_even_with_ties(seen, stacks, seed, ties):
+    rng = np.random.default_rng(seed)
+    gain = rng.integers(-2, 3, (seen, stacks)).astype(float) if ties else rng.normal(size=(seen, stacks))
+    expected = 0.0
+    if seen and stacks:
+        for i, j in _numpy_assign(-gain):
+            expected += max(0.0, gain[i, j])
+    assert _bits(matched_gain(gain.T.tolist(), seen)) == _bits(float(expected))
+
+
+def test_the_compiled_matching_refuses_ragged_columns():
+    with pytest.raises(ValueError):
+        matched_gain([[1.0, 2.0], [1.0]], 2)
+    with pytest.raises(TypeError):
+        matched_gain([[1.0, "2"]], 2)
 
 
 def _numpy_log_likelihood(observation: VaranasiObservation, stacks: list[dict[int, str]]) -> float:
