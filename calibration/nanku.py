@@ -79,7 +79,16 @@ def _face_colours(pixels: np.ndarray, table: np.ndarray) -> tuple[np.ndarray, np
         black = np.median(pixels[brightness <= np.median(brightness)], axis=0)
         if black.sum() < 1.0:
             raise
-        return np.minimum(black / ALBEDO_RATIO, 255.0), black
+        return _white_from(black), black
+
+
+def _white_from(black: np.ndarray) -> np.ndarray:
+    """The white a standing piece with black on top hides: a grey as bright as the black over
+    the albedo ratio. A black's tint, amplified by the inverse ratio (eight times), says nothing
+    of the white's: the white is marked guessed (`Appearance.guessed`) until a picture shows it.
+    (A black hidden under a white is the white times the ratio: its error in sRGB units is the
+    white's tint times the ratio, a few units.)"""
+    return np.full(3, min(255.0, float(np.mean(black)) / ALBEDO_RATIO), np.float32)
 
 
 def _two_colours(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -104,8 +113,9 @@ def _two_colours(pixels: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def _measured(scene: Scene, image_small: np.ndarray, shape, pose, appearance: Appearance) -> Appearance:
     """The colours measured where the fitted drawing puts each cube's top and sides. A standing
-    piece hides one top: that colour is the seen one's by the albedo ratio, not the outline's
-    other part (which, beside a standing piece, is mostly its shadow)."""
+    piece hides one top: that colour follows from the seen one by the albedo ratio (a white
+    under a black is marked guessed: `_white_from`), not taken from the outline's other part
+    (which, beside a standing piece, is mostly its shadow)."""
     drawing = scene.drawing(shape, pose)
     colours = dict(appearance.colours)
     seen = {}
@@ -113,11 +123,13 @@ def _measured(scene: Scene, image_small: np.ndarray, shape, pose, appearance: Ap
         inner = cv2.erode((drawing == top).astype(np.uint8), np.ones((3, 3), np.uint8)).astype(bool)
         if inner.sum() >= 9:
             colours[top] = colours[side] = seen[top] = np.median(image_small[inner].astype(np.float32), axis=0)
+    guessed = frozenset()
     if list(seen) == [WHITE_TOP]:
         colours[BLACK_TOP] = colours[BLACK_SIDE] = seen[WHITE_TOP] * ALBEDO_RATIO
     elif list(seen) == [BLACK_TOP]:
-        colours[WHITE_TOP] = colours[WHITE_SIDE] = np.minimum(seen[BLACK_TOP] / ALBEDO_RATIO, 255.0)
-    return Appearance(colours, appearance.spread)
+        colours[WHITE_TOP] = colours[WHITE_SIDE] = _white_from(seen[BLACK_TOP])
+        guessed = frozenset((WHITE_TOP, WHITE_SIDE))
+    return Appearance(colours, appearance.spread, guessed=guessed)
 
 
 def _appearance(table, white, black, spread) -> Appearance:

@@ -40,6 +40,13 @@ MEASURED_SHARE = 0.25
 MEASURED_QUANTILES = (0.05, 0.95)
 # Least colour spread (sRGB units) of a class: camera noise and a felt's texture.
 SPREAD_FLOOR = 6.0
+# The white a standing first piece with black on top hides is guessed from the black by the
+# pieces' albedo ratio, as a grey: its hue is unknown (ivory, cream or bluish white plastic: tints
+# of 20-40 sRGB units), so it is compared with this spread at least, and its brightness (the
+# albedo ratio varies by maker, 0.05-0.2, and the black's brightness is a few units) within this
+# range of the guessed one's lamp range.
+GUESSED_SPREAD = 20.0
+GUESSED_RANGE = (0.6, 1.5)
 # No pixel costs more than this (nats): a glint, a shadow's edge, a hand's tip do not outweigh the
 # shape of the structure.
 PIXEL_COST_CAP = 4.0

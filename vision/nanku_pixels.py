@@ -21,7 +21,7 @@ import numpy as np
 
 from vision import _nanku_costs
 from vision.nanku_camera import BLACK_SIDE, BLACK_TOP, CLASSES, TABLE, WHITE_SIDE, WHITE_TOP
-from vision.nanku_params import LIGHT_REACH, LAMP_SPREAD, MEASURED_QUANTILES, MEASURED_SHARE, PATCH_SHARE, PIXEL_COST_CAP, SIDE_BRIGHTEST, SIDE_DARKEST, SPREAD_FLOOR, TABLE_DARKEST
+from vision.nanku_params import GUESSED_RANGE, GUESSED_SPREAD, LIGHT_REACH, LAMP_SPREAD, MEASURED_QUANTILES, MEASURED_SHARE, PATCH_SHARE, PIXEL_COST_CAP, SIDE_BRIGHTEST, SIDE_DARKEST, SPREAD_FLOOR, TABLE_DARKEST
 
 CLASS_NAMES = {TABLE: "table", WHITE_TOP: "white_top", WHITE_SIDE: "white_side",
                BLACK_TOP: "black_top", BLACK_SIDE: "black_side"}
@@ -35,6 +35,10 @@ class Appearance:
     spread: float
     # Brightness ranges measured in one picture (`measured`), by class; the others as `ranges` says.
     measured_ranges: dict | None = None
+    # Classes whose colour no picture has shown yet (the white under a standing black): only
+    # their brightness is guessed, so any hue within GUESSED_SPREAD of it and any brightness within
+    # GUESSED_RANGE fit them.
+    guessed: frozenset = frozenset()
 
     def ranges(self) -> dict:
         """Each class's brightness range, as shares of its colour. A black face is drawn no brighter
@@ -55,8 +59,11 @@ class Appearance:
         }
 
     def to_json(self) -> dict:
-        return {"colours_bgr": {CLASS_NAMES[c]: [round(float(v), 1) for v in colour] for c, colour in self.colours.items()},
-                "spread": round(self.spread, 2)}
+        out = {"colours_bgr": {CLASS_NAMES[c]: [round(float(v), 1) for v in colour] for c, colour in self.colours.items()},
+               "spread": round(self.spread, 2)}
+        if self.guessed:
+            out["guessed"] = sorted(CLASS_NAMES[c] for c in self.guessed)
+        return out
 
     @classmethod
     def from_json(cls, obj: dict) -> Appearance:
@@ -64,7 +71,7 @@ class Appearance:
         colours = {names[name]: np.array(value, dtype=np.float32) for name, value in obj["colours_bgr"].items()}
         if set(colours) != set(CLASS_NAMES):
             raise KeyError("colours_bgr must name " + ", ".join(CLASS_NAMES.values()))
-        return cls(colours, float(obj["spread"]))
+        return cls(colours, float(obj["spread"]), guessed=frozenset(names[name] for name in obj.get("guessed", ())))
 
 
 def colour_cost(pixels: np.ndarray, colour: np.ndarray, low: float, high: float, spread: float) -> np.ndarray:
@@ -129,10 +136,14 @@ def class_costs(pixels: np.ndarray, appearance: Appearance, known: tuple | None 
     known_ranges = known_look.ranges() if known_look is not None else {}
     for cls, (low, high) in appearance.ranges().items():
         if (known_look is not None and known_ranges.get(cls) == (low, high) and known_look.spread == appearance.spread
+                and (cls in known_look.guessed) == (cls in appearance.guessed)
                 and np.array_equal(known_look.colours[cls], appearance.colours[cls])):
             costs[cls] = known_maps[cls]
-        else:
-            costs[cls] = colour_cost(pixels, appearance.colours[cls], low, high, appearance.spread)
+            continue
+        spread = appearance.spread
+        if cls in appearance.guessed:
+            low, high, spread = low * GUESSED_RANGE[0], high * GUESSED_RANGE[1], max(spread, GUESSED_SPREAD)
+        costs[cls] = colour_cost(pixels, appearance.colours[cls], low, high, spread)
     return costs
 
 
@@ -154,7 +165,8 @@ def measured(appearance: Appearance, pixels: np.ndarray, drawing: np.ndarray, cu
         low, high = np.quantile(seen @ colour / float(colour @ colour), MEASURED_QUANTILES)
         colours[cls] = colour
         ranges[cls] = (float(min(low, 1.0 - LAMP_SPREAD)), float(max(high, 1.0 + LAMP_SPREAD)))
-    return Appearance(colours, appearance.spread, {**(appearance.measured_ranges or {}), **ranges})
+    return Appearance(colours, appearance.spread, {**(appearance.measured_ranges or {}), **ranges},
+                      appearance.guessed - set(ranges))
 
 
 class Costs:

@@ -57,3 +57,50 @@ def test_a_standing_first_piece_hides_its_other_colour_and_its_shadow_is_not_tak
     assert profile["summary"]["first_piece"] == "standing"
     assert sum(colours["black_top"]) < 0.4 * sum(colours["table"])
     assert sum(colours["white_top"]) > 1.5 * sum(colours["table"])
+
+
+def test_a_hidden_colour_is_a_guessed_grey_that_a_tinted_face_fits_until_a_picture_shows_it():
+    """Black on top: the white is guessed, a grey (a black's tint says nothing of the white's) and
+    marked so in the profile; a bluish white top costs little under it, but much under the table
+    and the black top; once a picture's structure shows a white top, the white is measured there
+    and no longer guessed."""
+    look = Look.drawn(8100)
+    image = render([[0, 0, 0, "white"], [0, 0, 1, "black"]], look, Pose(0.7, -0.28, -2.1))
+    profile = calibrate(image)
+    appearance = Appearance.from_json(profile["appearance"])
+    assert profile["summary"]["first_piece"] == "standing"
+    assert profile["appearance"]["guessed"] == ["white_side", "white_top"]
+    white = np.array(profile["appearance"]["colours_bgr"]["white_top"])
+    assert np.ptp(white) < 1.0
+    tinted = np.full((8, 8, 3), [235.0, 215.0, 195.0], np.float32)  # a bluish white, in BGR
+    costs = class_costs(tinted, appearance)
+    assert costs[WHITE_TOP].mean() < 1.5
+    assert costs[TABLE].mean() > 3.0 and costs[BLACK_TOP].mean() > 3.0
+    unguessed = Appearance(appearance.colours, appearance.spread)
+    assert class_costs(tinted, unguessed)[WHITE_TOP].mean() > 2 * costs[WHITE_TOP].mean()
+    drawing = np.full((40, 40), TABLE, np.uint8)
+    drawing[10:30, 10:30] = WHITE_TOP
+    pixels = np.full((40, 40, 3), appearance.colours[TABLE], np.float32)
+    pixels[drawing == WHITE_TOP] = [235.0, 215.0, 195.0]
+    lit = measured(appearance, pixels, drawing, cube_px=20.0)
+    assert WHITE_TOP not in lit.guessed and WHITE_SIDE in lit.guessed
+
+
+def test_a_white_top_beside_a_standing_black_first_piece_is_the_placement_played():
+    """A camera over a greenish table, the first piece standing black on top: its white is
+    guessed. A piece stood beside it, white on top (a bluish white, far from any grey the black
+    could tell of), is judged as the placement played, not as no move."""
+    from arbiter.judge import Judge
+    from engines.nanku import NankuRules, canonical_cubes
+    from vision.nanku import recognize
+
+    look = Look.drawn(8408)
+    first = [[0, 0, 0, "white"], [0, 0, 1, "black"]]
+    played = first + [[0, 1, 0, "black"], [0, 1, 1, "white"]]
+    rules = NankuRules()
+    profile = calibrate(render(first, look, Pose(0.3, -0.2, 0.4), 1))
+    assert profile["appearance"]["guessed"] == ["white_side", "white_top"]
+    judge = Judge(rules, [rules.state_from_json({"game": "nanku", "pieces": [first]})])
+    verdict = judge.judge(recognize(render(played, look, Pose(-0.4, 0.5, 2.2), 2), profile))
+    wanted = rules.state_from_json({"game": "nanku", "pieces": [first, played[2:]]})
+    assert verdict.legal and canonical_cubes(verdict.state) == canonical_cubes(wanted)
