@@ -367,7 +367,13 @@ def _face_edge_fit(edges: EdgeField, labels, colour: int, no_colour: int, centre
         least, _FACE_POINTS)
     if found < least:
         return None
-    points = _FACE_POINTS[:found].copy()
+    return trimmed_face_circle(_FACE_POINTS[:found].copy(), centre, radius, reach, least)
+
+
+def trimmed_face_circle(points: np.ndarray, centre: np.ndarray, radius: float, reach: float, least: int):
+    """Centre of the circle fitted to the face-edge `points`, far points dropped and the circle
+    fitted again (three rounds at most); None when fewer than `least` points stay near it, or it
+    lies more than `reach` off in centre or radius, or reaches out of the outline."""
     kept = np.ones(len(points), dtype=bool)
     for _ in range(3):
         fit = circle_through(points[kept])
@@ -379,8 +385,7 @@ def _face_edge_fit(edges: EdgeField, labels, colour: int, no_colour: int, centre
         kept = trimmed
     moved = np.hypot(*(fit[:2] - centre))
     # The face lies within the outline (face, side band and shadow): a circle reaching out of it by
-    # more than a rim's scatter is not the face (a black lit grey by a sheen, whose own edge
-    # hardly shows, gave one 4 px off, its radius 2 px short, sticking out 2 px).
+    # more than a rim's scatter is not the face.
     if (np.count_nonzero(kept) < least or abs(fit[2] - radius) > reach or moved > reach
             or moved + fit[2] > radius + FACE_EDGE_SPREAD_PX):
         return None

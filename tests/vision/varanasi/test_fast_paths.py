@@ -226,8 +226,8 @@ def test_rings_weighed_together_are_weighed_as_alone():
 
 def _plain_face_edge_fit(edges, labels, colour, no_colour, centre, radius, reach):
     """`_face_edge_fit` in numpy: every ray's samples as arrays, edges and peaks by argmax."""
-    from vision.varanasi_params import COLOURED_SHARE, EDGE_STRICTNESS, FACE_EDGE_OUTLIER, FACE_EDGE_SPREAD_PX, RIM_ANGLES
-    from vision.varanasi_pixels import circle_through, median_of
+    from vision.varanasi_colour_chain import trimmed_face_circle
+    from vision.varanasi_params import COLOURED_SHARE, EDGE_STRICTNESS, RIM_ANGLES
 
     angles = np.linspace(0.0, 2.0 * np.pi, RIM_ANGLES, endpoint=False)
     cos, sin = np.cos(angles)[:, None], np.sin(angles)[:, None]
@@ -255,19 +255,7 @@ def _plain_face_edge_fit(edges, labels, colour, no_colour, centre, radius, reach
     points = np.stack([centre[0] + cos[:, 0] * distance, centre[1] + sin[:, 0] * distance], axis=1)[edge.any(axis=1)]
     if len(points) < least:
         return None
-    kept = np.ones(len(points), dtype=bool)
-    for _ in range(3):
-        fit = circle_through(points[kept])
-        residual = np.abs(np.hypot(*(points - fit[:2]).T) - fit[2])
-        trimmed = residual <= max(FACE_EDGE_SPREAD_PX, FACE_EDGE_OUTLIER * median_of(residual[kept]))
-        if (trimmed == kept).all():
-            break
-        kept = trimmed
-    moved = np.hypot(*(fit[:2] - centre))
-    if (np.count_nonzero(kept) < least or abs(fit[2] - radius) > reach or moved > reach
-            or moved + fit[2] > radius + FACE_EDGE_SPREAD_PX):
-        return None
-    return fit[:2]
+    return trimmed_face_circle(points, centre, radius, reach, least)
 
 
 @pytest.mark.parametrize("seed", range(6))
