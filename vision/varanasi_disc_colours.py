@@ -79,6 +79,14 @@ def _colour_probabilities(typicals: list, colours: ColourModel) -> list[np.ndarr
     return [flat if typical is None else next(rows) for typical in typicals]
 
 
+def _keep_costs(slot: DiscReading, names) -> list:
+    """−log(presence · P(colour)) of a slot for each colour name, presence and P(colour) floored
+    as `DiscReading.colour_probability` floors them (its table made once, not once a colour)."""
+    probabilities = dict(slot.colours)
+    present = max(slot.presence, PROBABILITY_FLOOR)
+    return [-np.log(present * max(PROBABILITY_FLOOR, probabilities.get(name, 0.0))) for name in names]
+
+
 def settle_colours(towers, pieces: PieceSet):
     """Each colour at most once per size: Hungarian assignment over every disc of that size, in
     which a disc whose most likely colour another disc of its size claims too may instead be
@@ -95,10 +103,7 @@ def settle_colours(towers, pieces: PieceSet):
         if not members:
             continue
         slots = [towers[t].slots[k] for t, k in members]
-        keep = np.array([
-            [-np.log(max(s.presence, PROBABILITY_FLOOR) * s.colour_probability(name)) for name in pieces.colours]
-            for s in slots
-        ])
+        keep = np.array([_keep_costs(s, pieces.colours) for s in slots])
         claims = [s.colour for s in slots]
         cheapest = keep.argmin(axis=1).tolist()
         if len(set(claims)) == len(claims) and len(set(cheapest)) == len(cheapest):
