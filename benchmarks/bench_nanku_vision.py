@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 import time
 from pathlib import Path
@@ -109,13 +110,20 @@ def run_session(folder: Path, verbose: bool) -> dict:
     return result
 
 
-def report(name: str, result: dict) -> None:
+def ranked(values: list, share: float) -> float:
+    """The value of sorted `values` at `share` of the way up, rounded up to a value that exists."""
+    return values[math.ceil(share * (len(values) - 1))]
+
+
+def report(name: str, result: dict, sessions: int = 1) -> None:
     millis = sorted(result["millis"]) or [0.0]
-    print(f"{name:>14}: calibrated {result['calibrated']}/1, levels {result['levels']}, placements "
+    # A session's own height, or over several how many stood three levels or more.
+    levels = f"levels {result['levels']}" if sessions == 1 else f"3+ levels {result['deep']}/{sessions}"
+    print(f"{name:>14}: calibrated {result['calibrated']}/{sessions}, {levels}, placements "
           f"{result['inferred']}/{result['placements']} inferred ({result['asked']} asked), {result['false_alarms']} false "
           f"alarms, illegal {result['flagged']}/{result['pairs']} flagged, {result['named']}/{result['pairs']} named, "
           f"{result['pairs_asked']}/{result['pairs']} asked naming it, "
-          f"frame median {millis[len(millis) // 2]:.0f} ms, p95 {millis[int(0.95 * (len(millis) - 1))]:.0f} ms, "
+          f"frame median {ranked(millis, 0.5):.0f} ms, p95 {ranked(millis, 0.95):.0f} ms, "
           f"max {millis[-1]:.0f} ms")
 
 
@@ -164,12 +172,13 @@ def main(argv=None) -> int:
             report(folder.name, result)
             for key, value in result.items():
                 total[key] = total.get(key, 0) + value if key != "millis" else total.get(key, []) + value
+            total["deep"] = total.get("deep", 0) + (result["levels"] >= 3)
         if folders:
-            report(f"{group} total", total)
+            report(f"{group} total", total, len(folders))
     if args.compare_varanasi:
         seconds = sorted(varanasi_frame_seconds(args.bench))
-        print(f"varanasi recogniser, bench S0 positions: median {1000 * seconds[len(seconds) // 2]:.0f} ms, "
-              f"p95 {1000 * seconds[int(0.95 * (len(seconds) - 1))]:.0f} ms, max {1000 * seconds[-1]:.0f} ms "
+        print(f"varanasi recogniser, bench S0 positions: median {1000 * ranked(seconds, 0.5):.0f} ms, "
+              f"p95 {1000 * ranked(seconds, 0.95):.0f} ms, max {1000 * seconds[-1]:.0f} ms "
               f"({len(seconds)} frames)")
     return 0
 
