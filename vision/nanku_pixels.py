@@ -113,8 +113,10 @@ def local_light(image_bgr: np.ndarray, table: np.ndarray, cube_px: float) -> np.
     pixels = image_bgr.astype(np.float32)
     table = np.maximum(np.asarray(table, np.float32), 1.0)
     share = pixels @ table / float(table @ table)
-    miss = np.linalg.norm(pixels - share[..., None] * table, axis=2)
-    looks_like_table = ((share > 0.7) & (share < 1.3) & (miss < 0.08 * float(np.linalg.norm(table)) + SPREAD_FLOOR))
+    # The distance to the table's colour channel by channel: plain arrays, not a norm over an axis.
+    miss_squared = sum(np.square(channel - share * value) for channel, value in zip(cv2.split(pixels), table))
+    near = 0.08 * float(np.linalg.norm(table)) + SPREAD_FLOOR
+    looks_like_table = (share > 0.7) & (share < 1.3) & (miss_squared < near * near)
     weight = looks_like_table.astype(np.float32)
     sigma = max(1.0, LIGHT_REACH * cube_px)
     step = max(1.0, sigma / LIGHT_SAMPLES)
