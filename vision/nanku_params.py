@@ -28,6 +28,9 @@ SIDE_BRIGHTEST = 0.85
 # local_light), smoothed over this many cubes, and divided out of every pixel: what is left of a
 # face's brightness varies by this share either way (its own shading, the camera's noise).
 LIGHT_REACH = 3.0
+# The light is measured on the frame reduced to this many pixels a blur's sigma: a Gaussian of
+# that width is carried by its samples to a thousandth (bilinear enlarging's error, (1/16)^2/8).
+LIGHT_SAMPLES = 16.0
 LAMP_SPREAD = 0.12
 # The table in a cube's shadow keeps this share of its light at least.
 TABLE_DARKEST = 0.4
