@@ -226,6 +226,33 @@ static int sized(Py_buffer *buffer, Py_ssize_t itemsize, Py_ssize_t at_least, co
     return 1;
 }
 
+/* The checks of the buffers `score_rims` and `best_circles` share (b[0] to b[15], the frame, the
+ * directions and the runs); 0 with the error set when one does not fit. */
+static int shared_buffers_fit(Py_buffer *b, Py_ssize_t width, Py_ssize_t height, Py_ssize_t run_reach, int valley)
+{
+    Py_ssize_t pixels = width * height, groups = b[3].len / 8, directions = b[6].len / 8;
+    Py_ssize_t count = b[2].len / 16, known = b[14].len / 8, label_size = b[12].itemsize;
+    if (width < 1 || height < 1 || directions < 8 || directions > MAX_DIRECTIONS || run_reach < 0
+        || 2 * run_reach >= directions) {
+        PyErr_SetString(PyExc_ValueError, "rim tests: a frame, 8 to 64 directions, runs shorter than the circle");
+        return 0;
+    }
+    if (!(sized(&b[0], 4, pixels, "gx") && sized(&b[1], 4, pixels, "gy") && sized(&b[2], 8, 2 * count, "centres")
+          && sized(&b[3], 8, groups, "counts") && sized(&b[4], 8, groups, "radii")
+          && sized(&b[5], 8, SAMPLES, "across") && sized(&b[6], 8, directions, "cos64")
+          && sized(&b[7], 8, directions, "sin64") && sized(&b[8], 4, directions, "cos32")
+          && sized(&b[9], 4, directions, "sin32") && sized(&b[14], 4, 2 * known, "known centres")
+          && sized(&b[15], 8, 2 * known, "known bounds")))
+        return 0;
+    if (valley && label_size != 1 && label_size != 4 && label_size != 8) {
+        PyErr_SetString(PyExc_ValueError, "rim tests: labels of 1, 4 or 8 bytes");
+        return 0;
+    }
+    return valley ? sized(&b[11], 2, pixels, "lightness") && sized(&b[12], label_size, pixels, "labels")
+                        && sized(&b[13], 1, 0, "allowed")
+                  : sized(&b[10], 4, pixels, "floor");
+}
+
 static PyObject *py_score_rims(PyObject *self, PyObject *args)
 {
     Py_buffer b[20];
@@ -240,28 +267,11 @@ static PyObject *py_score_rims(PyObject *self, PyObject *args)
                           &b[16], &b[17], &b[18], &b[19]))
         return NULL;
     PyObject *result = NULL;
-    Py_ssize_t pixels = width * height, groups = b[3].len / 8, directions = b[6].len / 8;
+    Py_ssize_t groups = b[3].len / 8, directions = b[6].len / 8;
     Py_ssize_t count = b[2].len / 16, known = b[14].len / 8, label_size = b[12].itemsize;
-    if (width < 1 || height < 1 || directions < 8 || directions > MAX_DIRECTIONS || run_reach < 0
-        || 2 * run_reach >= directions) {
-        PyErr_SetString(PyExc_ValueError, "rim tests: a frame, 8 to 64 directions, runs shorter than the circle");
-        goto done;
-    }
-    if (!(sized(&b[0], 4, pixels, "gx") && sized(&b[1], 4, pixels, "gy") && sized(&b[2], 8, 2 * count, "centres")
-          && sized(&b[3], 8, groups, "counts") && sized(&b[4], 8, groups, "radii")
-          && sized(&b[5], 8, SAMPLES, "across") && sized(&b[6], 8, directions, "cos64")
-          && sized(&b[7], 8, directions, "sin64") && sized(&b[8], 4, directions, "cos32")
-          && sized(&b[9], 4, directions, "sin32") && sized(&b[14], 4, 2 * known, "known centres")
-          && sized(&b[15], 8, 2 * known, "known bounds") && sized(&b[17], 8, count, "coverage")
-          && sized(&b[18], 8, count, "sharpness") && sized(&b[19], 8, count, "scattered")))
-        goto done;
-    if (valley && label_size != 1 && label_size != 4 && label_size != 8) {
-        PyErr_SetString(PyExc_ValueError, "rim tests: labels of 1, 4 or 8 bytes");
-        goto done;
-    }
-    if (valley ? !(sized(&b[11], 2, pixels, "lightness") && sized(&b[12], label_size, pixels, "labels")
-                   && sized(&b[13], 1, 0, "allowed"))
-               : !sized(&b[10], 4, pixels, "floor"))
+    if (!(shared_buffers_fit(b, width, height, run_reach, valley)
+          && sized(&b[17], 8, count, "coverage") && sized(&b[18], 8, count, "sharpness")
+          && sized(&b[19], 8, count, "scattered")))
         goto done;
     if (keep_counted && !sized(&b[16], 1, count * directions, "counted"))
         goto done;
@@ -319,28 +329,11 @@ static PyObject *py_best_circles(PyObject *self, PyObject *args)
         return NULL;
     PyObject *result = NULL;
     double *scores = NULL;
-    Py_ssize_t pixels = width * height, groups = b[3].len / 8, directions = b[6].len / 8;
+    Py_ssize_t groups = b[3].len / 8, directions = b[6].len / 8;
     Py_ssize_t count = b[2].len / 16, known = b[14].len / 8, label_size = b[12].itemsize;
-    if (width < 1 || height < 1 || directions < 8 || directions > MAX_DIRECTIONS || run_reach < 0
-        || 2 * run_reach >= directions) {
-        PyErr_SetString(PyExc_ValueError, "rim tests: a frame, 8 to 64 directions, runs shorter than the circle");
-        goto done;
-    }
-    if (!(sized(&b[0], 4, pixels, "gx") && sized(&b[1], 4, pixels, "gy") && sized(&b[2], 8, 2 * count, "centres")
-          && sized(&b[3], 8, groups, "counts") && sized(&b[4], 8, groups, "radii")
-          && sized(&b[5], 8, SAMPLES, "across") && sized(&b[6], 8, directions, "cos64")
-          && sized(&b[7], 8, directions, "sin64") && sized(&b[8], 4, directions, "cos32")
-          && sized(&b[9], 4, directions, "sin32") && sized(&b[14], 4, 2 * known, "known centres")
-          && sized(&b[15], 8, 2 * known, "known bounds") && sized(&b[16], 8, 2 * groups, "found")
-          && sized(&b[17], 8, groups, "found coverage") && sized(&b[18], 8, 2 * groups, "grid bests")))
-        goto done;
-    if (valley && label_size != 1 && label_size != 4 && label_size != 8) {
-        PyErr_SetString(PyExc_ValueError, "rim tests: labels of 1, 4 or 8 bytes");
-        goto done;
-    }
-    if (valley ? !(sized(&b[11], 2, pixels, "lightness") && sized(&b[12], label_size, pixels, "labels")
-                   && sized(&b[13], 1, 0, "allowed"))
-               : !sized(&b[10], 4, pixels, "floor"))
+    if (!(shared_buffers_fit(b, width, height, run_reach, valley)
+          && sized(&b[16], 8, 2 * groups, "found") && sized(&b[17], 8, groups, "found coverage")
+          && sized(&b[18], 8, 2 * groups, "grid bests")))
         goto done;
     const int64_t *counts = b[3].buf;
     int64_t total = 0;
