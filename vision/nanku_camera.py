@@ -171,11 +171,8 @@ class FaceSet:
         """(N,) whether any face of each cube shows."""
         return self.shown.any(axis=1)
 
-    def bounds(self, cubes: Iterable[Cell] | None = None) -> tuple[float, float, float, float]:
-        """The drawn bounds of the shown faces of `cubes` (every cube by default)."""
-        if cubes is not None:
-            boxes = self.boxes[[self.cubes.index(c) for c in cubes]]
-            return boxes[:, 0].min(), boxes[:, 1].min(), boxes[:, 2].max(), boxes[:, 3].max()
+    def bounds(self) -> tuple[float, float, float, float]:
+        """The drawn bounds of every shown face."""
         corners = self.pixels[(self.shown[:, :, None] & _FACE_USES[None]).any(axis=1)]  # (K, 2)
         low, high = corners.min(axis=0), corners.max(axis=0)
         return low[0], low[1], high[0], high[1]
@@ -299,20 +296,14 @@ class Projection:
                        self.normals)
 
 
-def paint_classes(faces: FaceSet, cubes: Iterable[Cell] | None, shape: tuple[int, int],
-                  offset: tuple[int, int] = (0, 0), canvas: np.ndarray | None = None) -> np.ndarray:
+def paint_classes(faces: FaceSet, shape: tuple[int, int], offset: tuple[int, int] = (0, 0),
+                  canvas: np.ndarray | None = None) -> np.ndarray:
     """The class of every pixel of a (height, width) window whose top-left pixel is `offset`,
-    farther cubes painted first; `canvas` (the window's background classes) is painted over.
-    `cubes` picks some of the face set's cubes (None: all of them)."""
+    the face set's cubes painted farther first; `canvas` (the window's background classes) is
+    painted over."""
     image = np.zeros(shape, np.uint8) if canvas is None else canvas
-    if cubes is None:
-        # Farthest first; a stable sort keeps the given order between cubes as far.
-        rows = np.argsort(-faces.distances, kind="stable")
-    else:
-        rows = np.array([faces.cubes.index(cube) for cube in cubes], dtype=np.intp)
-        rows = rows[np.argsort(-faces.distances[rows], kind="stable")]
-    if not len(rows):
-        return image
+    # Farthest first; a stable sort keeps the given order between cubes as far.
+    rows = np.argsort(-faces.distances, kind="stable")
     which, face = np.nonzero(faces.shown[rows])
     if not len(which):
         return image

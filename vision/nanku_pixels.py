@@ -246,8 +246,7 @@ class Costs:
 
     def unexplained(self, classes: np.ndarray) -> np.ndarray:
         """Per pixel, how much a drawing's class costs above the pixel's best class."""
-        picked = np.take_along_axis(self.maps, classes[None].astype(np.intp), axis=0)[0]
-        return picked - self.least
+        return self.paid(classes) - self.least
 
 
 def reduce_frame(image_bgr: np.ndarray, factor: float) -> np.ndarray:

@@ -30,7 +30,7 @@ class Scene:
         return project_cubes(cubes, self.camera, pose, solid)
 
     def drawing(self, cubes: Sequence[Cell], pose: Pose) -> np.ndarray:
-        return paint_classes(self.faces(cubes, pose), cubes, self.costs.shape)
+        return paint_classes(self.faces(cubes, pose), self.costs.shape)
 
     def cost(self, cubes: Sequence[Cell], pose: Pose) -> float:
         """The frame's cost drawn as `cubes`: painted only around them, the table elsewhere."""
@@ -54,7 +54,7 @@ class Scene:
         right, bottom = min(width, int(x1) + 2), min(height, int(y1) + 2)
         if right <= left or bottom <= top:
             return self.costs.table_total
-        window = paint_classes(faces, None, (bottom - top, right - left), (left, top))
+        window = paint_classes(faces, (bottom - top, right - left), (left, top))
         return (self.costs.table_total - self.costs.table_cost(left, top, right, bottom)
                 + self.costs.cost(window, (left, top)))
 

@@ -49,7 +49,7 @@ class Frame:
         # Every candidate is drawn at this pose: each cell is projected once (`Projection`).
         self.projection = Projection(self.scene.camera, self.pose)
         self.faces = self.projection.faces(self.base)
-        self.drawing = paint_classes(self.faces, None, self.scene.costs.shape)
+        self.drawing = paint_classes(self.faces, self.scene.costs.shape)
         # What each pixel pays for the base's drawing: a candidate's window is priced before its
         # change from this, not gathered again.
         self._paid = self.scene.costs.paid(self.drawing)
@@ -94,7 +94,7 @@ class Frame:
                          or self._bounds[c][3] < top or self._bounds[c][1] > bottom)]
         drawn = near + added
         faces = self.projection.faces(drawn, solid)
-        classes = paint_classes(faces, None, (bottom - top, right - left), (left, top))
+        classes = paint_classes(faces, (bottom - top, right - left), (left, top))
         before = self.scene.costs.total(self._paid, window)
         after = self.scene.costs.cost(classes, (left, top))
         cost = self.cost + after - before
@@ -254,8 +254,7 @@ def read_changes(frame: Frame) -> Reading:
     removal = next((r for r in readings if len(r.cubes) < len(base)), None)
     best_single = min((r for r in readings if len(r.cubes) >= len(base)), key=lambda r: r.cost)
     if best_single.cubes != base:
-        drawing = paint_classes(frame.scene.faces(best_single.cubes, frame.pose), best_single.cubes,
-                                frame.scene.costs.shape)
+        drawing = paint_classes(frame.scene.faces(best_single.cubes, frame.pose), frame.scene.costs.shape)
         second = _best_placements(frame, best_single.cubes, drawing, 1)
         # A second piece is read only where it shows a new colour on top of some column: one that
         # only makes columns taller is a height the camera cannot stand by (a camera height a

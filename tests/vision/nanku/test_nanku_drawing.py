@@ -42,7 +42,7 @@ def test_a_structure_is_painted_as_face_by_face(cells, x, y, turn, pitch, roll, 
     cubes = [(cx + (0.5 if off else 0.0), float(cy), float(cz), colour) for cx, cy, cz, colour, off in cells]
     camera = Camera(400.0, 320.0, 240.0, height, pitch, roll)
     faces = project_cubes(cubes, camera, Pose(x, y, turn))
-    assert np.array_equal(paint_classes(faces, cubes, (480, 640), (left, top)),
+    assert np.array_equal(paint_classes(faces, (480, 640), (left, top)),
                           painted_face_by_face(faces, cubes, (480, 640), (left, top)))
     # A cube with another on it shows no top.
     cells_taken = {cube[:3] for cube in cubes}
